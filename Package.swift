@@ -1,0 +1,69 @@
+// swift-tools-version:6.0
+//
+// Benchbook: a Jupyter kernel for Swift (kernel, cell engine, cell host) and the
+// notebook library its notebooks import (tensors, images, models, benchmarks,
+// charts, display). See README.md for the layout and the two set-up commands.
+
+import Foundation
+import PackageDescription
+
+/// The toolchain's SwiftSyntax host libraries (SwiftParser, SwiftSyntax), found from
+/// `swiftc` on PATH. The cell engine parses cells with them; no outside package is needed.
+let toolchainHostLibraries: String = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+    for directory in path.split(separator: ":") {
+        let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
+        guard FileManager.default.isExecutableFile(atPath: candidate.path) else { continue }
+        let real = candidate.resolvingSymlinksInPath()
+        return real.deletingLastPathComponent()
+            .appendingPathComponent("../lib/swift/host").standardizedFileURL.path
+    }
+    return "/opt/swift/usr/lib/swift/host"
+}()
+
+let swiftSyntaxSettings: [SwiftSetting] = [.unsafeFlags(["-I", toolchainHostLibraries])]
+let swiftSyntaxLinking: [LinkerSetting] = [
+    .unsafeFlags([
+        "-L", toolchainHostLibraries, "-lSwiftParser", "-lSwiftSyntax",
+        "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries,
+    ])
+]
+
+let package = Package(
+    name: "Benchbook",
+    products: [
+        /// The notebook library. Dynamic, so the cell host and every compiled cell share
+        /// one copy of its state (display channel, interrupt flag, loaded runtimes).
+        .library(name: "Benchbook", type: .dynamic, targets: ["Benchbook"]),
+        .executable(name: "benchbook-kernel", targets: ["benchbook-kernel"]),
+        .executable(name: "benchbook-cell-host", targets: ["benchbook-cell-host"]),
+    ],
+    targets: [
+        // MARK: System libraries
+        .systemLibrary(name: "CZeroMQ", path: "Sources/System/CZeroMQ", pkgConfig: "libzmq",
+                       providers: [.apt(["libzmq3-dev"])]),
+        .systemLibrary(name: "CLibCrypto", path: "Sources/System/CLibCrypto",
+                       providers: [.apt(["libssl-dev"])]),
+
+        // MARK: Kernel side (not part of the notebook library)
+        .target(name: "JupyterWire", dependencies: ["CZeroMQ", "CLibCrypto"]),
+        .target(name: "CellEngine", swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+        .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine"],
+                swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+        .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel"],
+                          swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+        .executableTarget(name: "benchbook-cell-host"),
+
+        // MARK: Notebook library
+        .target(name: "CBenchbookSupport"),
+        .target(name: "BenchbookRuntime", dependencies: ["CBenchbookSupport"]),
+        .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"]),
+        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor"]),
+
+        // MARK: Tests
+        .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire"]),
+        .testTarget(name: "CellEngineTests", dependencies: ["CellEngine"],
+                    swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+        .testTarget(name: "BenchbookTensorTests", dependencies: ["BenchbookTensor"]),
+    ]
+)

@@ -1,0 +1,7 @@
+/// Benchbook's notebook library: everything a notebook cell can use, in one import.
+///
+/// Every cell imports it implicitly. The pieces, by role:
+/// - ``BenchbookRuntime``: display in the notebook, interrupts, input.
+/// - ``BenchbookTensor``: tensors, softmax, top-k, quantisation.
+@_exported import BenchbookRuntime
+@_exported import BenchbookTensor

@@ -1,0 +1,123 @@
+import Dispatch
+import Foundation
+
+/// Support for the code the kernel generates from a cell. Not for use in notebooks.
+///
+/// A cell's generated module calls ``run(cell:body:)`` from its entry point. Bindings
+/// whose initial value needs `try` or `await` are evaluated through ``evaluate(cell:_:)``
+/// so that an error is reported instead of trapping.
+///
+/// Thread rules: a cell runs on the host's main thread; `async` cells run their body on
+/// the cooperative pool while the main thread waits.
+public enum _BenchbookCell {
+    nonisolated(unsafe) private static var activeCell = 0
+
+    /// Per-cell state handed to the generated body.
+    public final class Context: @unchecked Sendable {
+        /// How many of the cell's bindings are initialised, in order.
+        public private(set) var boundCount = 0
+
+        /// Records that the next binding is initialised.
+        public func bound() { boundCount += 1 }
+
+        /// Shows the value of the cell's last expression as its `execute_result`.
+        /// `Void` values show nothing.
+        public func present<T>(_ value: T) {
+            if T.self == Void.self { return }
+            if let optional = value as? OptionalProtocol, optional.isNone {
+                KernelChannel.shared.send(["event": "result", "data": ["text/plain": "nil"], "metadata": [:] as [String: Any]])
+                return
+            }
+            var event = mimeBundle(of: value).messageFields
+            event["event"] = "result"
+            KernelChannel.shared.send(event)
+        }
+    }
+
+    /// Runs a cell's statements, reporting a thrown error and how many bindings were made.
+    /// - Returns: 0 on success, 1 when the cell threw.
+    public static func run(cell: Int, body: (Context) throws -> Void) -> Int32 {
+        let context = begin(cell)
+        do {
+            try body(context)
+            return finish(context, error: nil)
+        } catch {
+            return finish(context, error: error)
+        }
+    }
+
+    /// Runs a cell whose statements use `await`, blocking until they finish.
+    /// - Returns: 0 on success, 1 when the cell threw.
+    public static func run(cell: Int, body: @escaping @Sendable (Context) async throws -> Void) -> Int32 {
+        let context = begin(cell)
+        let outcome = blocking { try await body(context) }
+        switch outcome {
+        case .success: return finish(context, error: nil)
+        case .failure(let error): return finish(context, error: error)
+        }
+    }
+
+    /// Evaluates a binding's initial value, capturing a thrown error.
+    public static func evaluate<T>(cell: Int, _ body: () throws -> T) -> Result<T, Error> {
+        guardActive(cell)
+        return Result { try body() }
+    }
+
+    /// Evaluates a binding's initial value that needs `await`, blocking until it is ready.
+    public static func evaluate<T>(cell: Int, _ body: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
+        guardActive(cell)
+        return blocking(body)
+    }
+
+    private static func begin(_ cell: Int) -> Context {
+        activeCell = cell
+        Interrupt.install()
+        Interrupt.clear()
+        return Context()
+    }
+
+    private static func finish(_ context: Context, error: Error?) -> Int32 {
+        activeCell = 0
+        fflush(nil)
+        var event: [String: Any] = ["event": "finished", "bound": context.boundCount]
+        if let error {
+            let typeName = removingCellModuleNames(String(reflecting: type(of: error)))
+            let description = removingCellModuleNames(String(describing: error))
+            event["ename"] = typeName
+            event["evalue"] = description
+        }
+        KernelChannel.shared.send(event)
+        return error == nil ? 0 : 1
+    }
+
+    /// A lost binding's initialiser must not run again behind the user's back (after a
+    /// host restart, its cell's code would re-run on first use). Stop with a clear message.
+    private static func guardActive(_ cell: Int) {
+        if activeCell != cell {
+            fatalError("a value from an earlier run of the notebook was lost when the cell host restarted; re-run the cell that defines it")
+        }
+    }
+
+    private static func blocking<T>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return box.result!
+    }
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+    var result: Result<T, Error>?
+}
+
+private protocol OptionalProtocol {
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalProtocol {
+    var isNone: Bool { self == nil }
+}
