@@ -44,6 +44,8 @@ let package = Package(
                        providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CLibCrypto", path: "Sources/System/CLibCrypto",
                        providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/System/CCairo", pkgConfig: "cairo",
+                       providers: [.apt(["libcairo2-dev"])]),
 
         // MARK: Kernel side (not part of the notebook library)
         .target(name: "JupyterWire", dependencies: ["CZeroMQ", "CLibCrypto"]),
@@ -58,12 +60,15 @@ let package = Package(
         .target(name: "CBenchbookSupport"),
         .target(name: "BenchbookRuntime", dependencies: ["CBenchbookSupport"]),
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"]),
-        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor"]),
+        .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"]),
+        .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark"]),
+        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookBenchmark"]),
 
         // MARK: Tests
         .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire"]),
         .testTarget(name: "CellEngineTests", dependencies: ["CellEngine"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .testTarget(name: "BenchbookTensorTests", dependencies: ["BenchbookTensor"]),
+        .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark"]),
     ]
 )

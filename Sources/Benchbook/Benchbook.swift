@@ -5,3 +5,4 @@
 /// - ``BenchbookTensor``: tensors, softmax, top-k, quantisation.
 @_exported import BenchbookRuntime
 @_exported import BenchbookTensor
+@_exported import BenchbookBenchmark

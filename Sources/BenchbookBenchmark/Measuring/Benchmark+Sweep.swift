@@ -1,0 +1,84 @@
+extension Benchmark {
+    /// Measures the same code at several thread counts.
+    /// - Parameters:
+    ///   - threads: the thread counts, in the order to measure.
+    ///   - setUp: builds the subject for a thread count (timed as init time each time).
+    ///   - measure: one run on the subject.
+    /// - Returns: one row per thread count.
+    /// - Throws: ``BenchmarkError/emptySweep``, `InterruptedError`, or what the closures throw.
+    public func sweep<Subject>(
+        threads: [Int],
+        setUp: (_ threads: Int) throws -> Subject,
+        measure: (Subject) throws -> Void
+    ) throws -> BenchmarkTable {
+        guard !threads.isEmpty else { throw BenchmarkError.emptySweep }
+        var results: [BenchmarkResult] = []
+        for count in threads {
+            let benchmark = Benchmark(name, options: options.with(threads: count))
+            results.append(try benchmark.run(setUp: setUp, measure: measure))
+        }
+        return BenchmarkTable(title: name, results: results)
+    }
+
+    /// Measures several named variants (models, preprocessing choices, back ends) with the
+    /// same options. Each variant's name becomes its row label.
+    /// - Parameter variants: what to measure, in order.
+    /// - Returns: one row per variant.
+    /// - Throws: ``BenchmarkError/emptySweep``, `InterruptedError`, or what the variants throw.
+    public func sweep(_ variants: [BenchmarkVariant]) throws -> BenchmarkTable {
+        guard !variants.isEmpty else { throw BenchmarkError.emptySweep }
+        var results: [BenchmarkResult] = []
+        for variant in variants {
+            var variantOptions = options
+            if let threads = variant.threads { variantOptions.threads = threads }
+            let benchmark = Benchmark(variant.name, options: variantOptions)
+            results.append(try benchmark.run(setUp: variant.prepare, measure: { run in try run() }))
+        }
+        return BenchmarkTable(title: name, results: results)
+    }
+}
+
+/// One entry of a sweep over named variants: a set-up and the run it measures.
+///
+/// ```swift
+/// BenchmarkVariant("fp32", setUp: { threads in try load("fp32.tflite", threads) },
+///                  measure: { model in _ = try model.run(input) })
+/// ```
+public struct BenchmarkVariant {
+    /// The row label.
+    public var name: String
+    /// Thread count for this variant; the benchmark's own when nil.
+    public var threads: Int?
+    /// Builds the subject and returns the closure that runs it once.
+    let prepare: (Int) throws -> () throws -> Void
+
+    /// Creates a variant with a set-up whose time is measured as init time.
+    /// - Parameters:
+    ///   - name: the row label.
+    ///   - threads: thread count for this variant, or nil for the benchmark's.
+    ///   - setUp: builds the subject for a thread count.
+    ///   - measure: one run on the subject.
+    public init<Subject>(
+        _ name: String, threads: Int? = nil,
+        setUp: @escaping (_ threads: Int) throws -> Subject,
+        measure: @escaping (Subject) throws -> Void
+    ) {
+        self.name = name
+        self.threads = threads
+        self.prepare = { threads in
+            let subject = try setUp(threads)
+            return { try measure(subject) }
+        }
+    }
+
+    /// Creates a variant that only runs a closure (no set-up).
+    /// - Parameters:
+    ///   - name: the row label.
+    ///   - threads: thread count recorded for this variant, or nil for the benchmark's.
+    ///   - body: the code to time.
+    public init(_ name: String, threads: Int? = nil, body: @escaping () throws -> Void) {
+        self.name = name
+        self.threads = threads
+        self.prepare = { _ in body }
+    }
+}

@@ -1,0 +1,41 @@
+import BenchbookRuntime
+
+/// A progress line for long benchmarks, shown after the first second and updated in place
+/// at most twice a second, so short benchmarks show nothing and long ones cost nothing
+/// measurable.
+struct ProgressLine {
+    let name: String
+    let enabled: Bool
+    private var handle: DisplayHandle?
+    private var nextCheck: UInt64 = 0
+    private let startedAt = monotonicNanoseconds()
+
+    private static let quietNanoseconds: UInt64 = 1_000_000_000
+    private static let intervalNanoseconds: UInt64 = 500_000_000
+
+    init(name: String, enabled: Bool) {
+        self.name = name
+        self.enabled = enabled
+        self.nextCheck = startedAt &+ Self.quietNanoseconds
+    }
+
+    /// Called after each run; cheap unless an update is due.
+    @inline(__always)
+    mutating func tick(phase: String, runs: Int, since start: UInt64) {
+        guard enabled else { return }
+        let now = monotonicNanoseconds()
+        guard now >= nextCheck else { return }
+        nextCheck = now &+ Self.intervalNanoseconds
+        let text = "\(name): \(phase), \(runs) runs in \(DurationFormat.string(seconds(now &- start)))"
+        if let handle {
+            handle.update(text)
+        } else {
+            handle = DisplayHandle(showing: text)
+        }
+    }
+
+    /// Replaces the progress line with a one-line summary (only when one was shown).
+    func finish(_ result: BenchmarkResult) {
+        handle?.update("\(name): done, \(result.summary)")
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// A benchmark result with everything needed to trust and reproduce it later: which model
+/// file (by SHA-256), input shape, threads, runtime and library versions, the machine,
+/// the date and every raw run time. Written to `results/` as JSON.
+///
+/// ```swift
+/// let record = try BenchmarkRecord(result, modelFile: "models/mobilenet_v2.ptl",
+///     inputShape: [1, 3, 224, 224], runtime: "PyTorch Lite 1.13.1")
+/// let url = try record.write()                   // results/mobilenet_v2-1t-20261129-153012.json
+/// let before = try BenchmarkRecord(contentsOf: url)
+/// record.compared(with: before)                  // ratio and noise verdict
+/// ```
+public struct BenchmarkRecord: Sendable, Equatable, Codable {
+    /// Version of this file layout; readers reject newer major versions.
+    public var formatVersion: Int
+    /// When the record was made (ISO 8601 in the file).
+    public var date: Date
+    /// The measurement.
+    public var result: BenchmarkResult
+    /// Path of the model file as given, when a model was measured.
+    public var modelPath: String?
+    /// Lowercase hex SHA-256 of the model file.
+    public var modelSHA256: String?
+    /// Shape of the input, for example [1, 3, 224, 224].
+    public var inputShape: [Int]
+    /// The inference runtime and its version, for example "LiteRT 1.2.0 (XNNPACK)".
+    public var runtime: String
+    /// Other libraries and their versions, for example ["libtorch": "1.13.1"].
+    public var libraryVersions: [String: String]
+    /// Free text: what was special about this run.
+    public var notes: String
+    /// Where it ran.
+    public var machine: MachineDescription
+
+    /// The layout version this library writes.
+    public static let currentFormatVersion = 1
+
+    /// Makes a record of a result on this machine, now.
+    /// - Parameters:
+    ///   - result: the measurement.
+    ///   - modelFile: path of the model file to fingerprint with SHA-256, if any.
+    ///   - inputShape: the input's shape.
+    ///   - runtime: runtime name and version (the model library knows it; pass it in).
+    ///   - libraryVersions: other versions worth recording.
+    ///   - notes: free text.
+    /// - Throws: ``BenchmarkError/unreadableFile(path:reason:)`` when the model file cannot be read.
+    public init(
+        _ result: BenchmarkResult, modelFile: String? = nil, inputShape: [Int] = [],
+        runtime: String = "", libraryVersions: [String: String] = [:], notes: String = ""
+    ) throws {
+        self.formatVersion = Self.currentFormatVersion
+        self.date = Date()
+        self.result = result
+        self.modelPath = modelFile
+        self.modelSHA256 = try modelFile.map { try FileDigest.sha256(of: URL(fileURLWithPath: $0)) }
+        self.inputShape = inputShape
+        self.runtime = runtime
+        self.libraryVersions = libraryVersions
+        self.notes = notes
+        self.machine = .current
+    }
+
+    /// Reads a record written by ``write(to:)``.
+    /// - Parameter url: the `.json` file.
+    /// - Throws: ``BenchmarkError/unreadableFile(path:reason:)`` or ``BenchmarkError/malformedRecord(path:reason:)``.
+    public init(contentsOf url: URL) throws {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw BenchmarkError.unreadableFile(path: url.path, reason: error.localizedDescription)
+        }
+        do {
+            self = try Self.decoder.decode(BenchmarkRecord.self, from: data)
+        } catch {
+            throw BenchmarkError.malformedRecord(path: url.path, reason: "\(error)")
+        }
+        if formatVersion > Self.currentFormatVersion {
+            throw BenchmarkError.malformedRecord(
+                path: url.path, reason: "format version \(formatVersion) is newer than this library's \(Self.currentFormatVersion)")
+        }
+    }
+
+    /// Where records go when no directory is given: `$BENCHBOOK_RESULTS_DIR` when set,
+    /// otherwise `results/` in the current directory.
+    public static var defaultDirectory: URL {
+        if let path = ProcessInfo.processInfo.environment["BENCHBOOK_RESULTS_DIR"], !path.isEmpty {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            .appendingPathComponent("results", isDirectory: true)
+    }
+
+    /// A file name from the benchmark name, thread count and date, for example
+    /// `mobilenet_v2-2t-20261129-153012.json`.
+    public var suggestedFileName: String {
+        "\(RecordFileName.slug(result.name))-\(result.threads)t-\(RecordFileName.stamp(date)).json"
+    }
+
+    /// Writes the record as pretty-printed JSON, creating the directory if needed.
+    /// - Parameters:
+    ///   - directory: where to write; ``defaultDirectory`` when nil.
+    ///   - fileName: the file name; ``suggestedFileName`` when nil.
+    /// - Returns: the written file.
+    /// - Throws: ``BenchmarkError/unwritableFile(path:reason:)``.
+    @discardableResult
+    public func write(to directory: URL? = nil, fileName: String? = nil) throws -> URL {
+        let folder = directory ?? Self.defaultDirectory
+        let url = folder.appendingPathComponent(fileName ?? suggestedFileName)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Self.encoder.encode(self).write(to: url, options: .atomic)
+        } catch {
+            throw BenchmarkError.unwritableFile(path: url.path, reason: error.localizedDescription)
+        }
+        return url
+    }
+
+    /// Compares this record (the candidate) with a baseline record.
+    /// - Parameter baseline: the earlier or reference record.
+    /// - Returns: ratio of medians and p90s, and whether the difference is beyond noise.
+    /// - Throws: ``BenchmarkError/noSamples(name:)`` when either has no run times.
+    public func compared(with baseline: BenchmarkRecord) throws -> BenchmarkComparison {
+        if result.samples.isEmpty { throw BenchmarkError.noSamples(name: result.name) }
+        if baseline.result.samples.isEmpty { throw BenchmarkError.noSamples(name: baseline.result.name) }
+        return result.compared(with: baseline.result)
+    }
+
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return encoder
+    }
+
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
+    }
+}
+
+/// File-name pieces for records.
+enum RecordFileName {
+    /// Letters, digits, `-`, `_` and `.` kept; everything else becomes `_`.
+    static func slug(_ name: String) -> String {
+        let kept = name.unicodeScalars.map { scalar -> Character in
+            let allowed = CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII
+                || scalar == "-" || scalar == "_" || scalar == "."
+            return allowed ? Character(scalar) : "_"
+        }
+        let text = String(kept)
+        return text.isEmpty ? "benchmark" : text
+    }
+
+    /// `yyyyMMdd-HHmmss` in UTC.
+    static func stamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,107 @@
+import BenchbookRuntime
+
+/// Results of a sweep (thread counts or variants), one row each.
+///
+/// Shows as an HTML table in a notebook and as aligned text elsewhere; ``csv`` gives the
+/// same table for a spreadsheet or Python's `csv` module.
+public struct BenchmarkTable: Sendable, Equatable, Codable {
+    /// Table title (the benchmark's name).
+    public var title: String
+    /// The rows, in measurement order.
+    public var results: [BenchmarkResult]
+
+    /// Creates a table.
+    /// - Parameters:
+    ///   - title: the table's title.
+    ///   - results: one result per row.
+    public init(title: String, results: [BenchmarkResult]) {
+        self.title = title
+        self.results = results
+    }
+
+    /// Column headers of ``csv`` and the displays; times in milliseconds.
+    public static let columns = [
+        "name", "threads", "runs", "init_ms", "first_run_ms", "min_ms", "median_ms", "mean_ms",
+        "std_ms", "p90_ms", "p99_ms", "max_ms", "peak_rss_mib",
+    ]
+
+    /// The cells of one row as text, matching ``columns``.
+    func cells(_ result: BenchmarkResult) -> [String] {
+        let s = result.statistics
+        func ms(_ value: Double) -> String { DurationFormat.fixed(value * 1e3, decimals: 4) }
+        return [
+            result.name, String(result.threads), String(s.count),
+            result.initSeconds.map(ms) ?? "", ms(result.firstRunSeconds), ms(s.minimum), ms(s.median),
+            ms(s.mean), ms(s.standardDeviation), ms(s.p90), ms(s.p99), ms(s.maximum),
+            DurationFormat.fixed(Double(result.peakResidentBytes) / 1_048_576, decimals: 1),
+        ]
+    }
+
+    /// The table as CSV (RFC 4180: comma separated, fields with commas or quotes quoted,
+    /// CRLF line ends), with a header row of ``columns``.
+    public var csv: String {
+        var lines = [Self.columns.map(Self.csvField).joined(separator: ",")]
+        for result in results {
+            lines.append(cells(result).map(Self.csvField).joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacing("\"", with: "\"\"") + "\""
+    }
+}
+
+extension BenchmarkTable: NotebookDisplayable, CustomStringConvertible {
+    /// Aligned text and an HTML table.
+    public var mimeBundle: MimeBundle {
+        MimeBundle(plainText: description).adding("text/html", html)
+    }
+
+    private static let shownColumns = [
+        ("name", 0), ("threads", 1), ("runs", 2), ("init", 3), ("first run", 4), ("min", 5),
+        ("median", 6), ("mean", 7), ("std", 8), ("p90", 9), ("p99", 10), ("max", 11), ("peak RSS", 12),
+    ]
+
+    private func displayCells(_ result: BenchmarkResult) -> [String] {
+        let s = result.statistics
+        let f = DurationFormat.string
+        return [
+            result.name, String(result.threads), String(s.count), result.initSeconds.map(f) ?? "–",
+            f(result.firstRunSeconds), f(s.minimum), f(s.median), f(s.mean), f(s.standardDeviation),
+            f(s.p90), f(s.p99), f(s.maximum), MemoryFormat.string(result.peakResidentBytes),
+        ]
+    }
+
+    /// The table as aligned columns of text.
+    public var description: String {
+        let header = Self.shownColumns.map(\.0)
+        let rows = results.map(displayCells)
+        var widths = header.map(\.count)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                return i == 0 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }
+        return ([title, line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+
+    var html: String {
+        var html = "<table><caption style=\"text-align:left\"><b>\(HTML.escape(title))</b> (p90 is the headline figure)</caption><tr>"
+        for (header, _) in Self.shownColumns { html += "<th>\(HTML.escape(header))</th>" }
+        html += "</tr>"
+        for result in results {
+            html += "<tr>"
+            for (i, cell) in displayCells(result).enumerated() {
+                let align = i == 0 ? "left" : "right"
+                let weight = i == 9 ? "font-weight:bold;" : ""
+                html += "<td style=\"text-align:\(align);\(weight)\">\(HTML.escape(cell))</td>"
+            }
+            html += "</tr>"
+        }
+        return html + "</table>"
+    }
+}
