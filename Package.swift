@@ -62,7 +62,11 @@ let package = Package(
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"]),
         .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"]),
         .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark"]),
-        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookBenchmark"]),
+        .target(name: "CImageCodecs",
+                linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
+        .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs"]),
+        .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage"]),
+        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark"]),
 
         // MARK: Tests
         .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire"]),
@@ -70,5 +74,6 @@ let package = Package(
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .testTarget(name: "BenchbookTensorTests", dependencies: ["BenchbookTensor"]),
         .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark"]),
+        .testTarget(name: "BenchbookImageTests", dependencies: ["BenchbookImage"]),
     ]
 )

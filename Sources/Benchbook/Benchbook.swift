@@ -3,6 +3,8 @@
 /// Every cell imports it implicitly. The pieces, by role:
 /// - ``BenchbookRuntime``: display in the notebook, interrupts, input.
 /// - ``BenchbookTensor``: tensors, softmax, top-k, quantisation.
+/// - ``BenchbookImage``: image decoding, resizing, preprocessing, Fashion-MNIST.
 @_exported import BenchbookRuntime
 @_exported import BenchbookTensor
+@_exported import BenchbookImage
 @_exported import BenchbookBenchmark

@@ -1,0 +1,183 @@
+extension Image {
+    /// Returns the image resized to exactly `width` x `height` with a named filter.
+    ///
+    /// Matches Pillow's `Image.resize((width, height), filter)`: a separable convolution
+    /// (horizontal pass, then vertical) with 22-bit fixed-point weights, whose support is
+    /// widened by the reduction factor when shrinking (antialiasing). Images with alpha
+    /// are resized premultiplied, as Pillow does, so transparent pixels do not bleed colour.
+    /// - Parameters:
+    ///   - width: the new width, at least 1.
+    ///   - height: the new height, at least 1.
+    ///   - filter: the resampling filter; ``ResizeFilter/bilinear`` is torchvision's default.
+    /// - Throws: ``ImageError/invalidArgument(_:)`` for a size below 1x1.
+    public func resized(width newWidth: Int, height newHeight: Int, filter: ResizeFilter = .bilinear) throws(ImageError) -> Image {
+        guard newWidth > 0, newHeight > 0 else {
+            throw .invalidArgument("cannot resize to \(newWidth)x\(newHeight); both sides must be at least 1")
+        }
+        if newWidth == width && newHeight == height { return self }
+        if filter == .nearest { return nearestResized(width: newWidth, height: newHeight) }
+        guard format.hasAlpha else { return convolved(width: newWidth, height: newHeight, filter: filter) }
+        return premultiplied().convolved(width: newWidth, height: newHeight, filter: filter).unpremultiplied()
+    }
+
+    /// Returns the image resized to `size` with a named filter.
+    /// - Parameters:
+    ///   - size: the new size.
+    ///   - filter: the resampling filter.
+    /// - Throws: ``ImageError/invalidArgument(_:)`` for a size below 1x1.
+    public func resized(to size: Size, filter: ResizeFilter = .bilinear) throws(ImageError) -> Image {
+        try resized(width: size.width, height: size.height, filter: filter)
+    }
+
+    /// Returns the image resized so its shorter side is `shorterSide`, keeping the aspect
+    /// ratio (torchvision's `Resize(n)`: the longer side becomes `int(n * long / short)`).
+    /// - Parameters:
+    ///   - shorterSide: the new length of the shorter side, at least 1.
+    ///   - filter: the resampling filter.
+    /// - Throws: ``ImageError/invalidArgument(_:)`` when `shorterSide` is below 1.
+    public func resized(shorterSide: Int, filter: ResizeFilter = .bilinear) throws(ImageError) -> Image {
+        guard shorterSide > 0 else { throw .invalidArgument("the shorter side must be at least 1, not \(shorterSide)") }
+        if width <= height {
+            return try resized(width: shorterSide, height: max(1, shorterSide * height / width), filter: filter)
+        }
+        return try resized(width: max(1, shorterSide * width / height), height: shorterSide, filter: filter)
+    }
+
+    /// Nearest neighbour, sampling each output pixel centre as Pillow's affine scaler does.
+    private func nearestResized(width newWidth: Int, height newHeight: Int) -> Image {
+        let channels = channelCount
+        let xScale = Double(width) / Double(newWidth)
+        let yScale = Double(height) / Double(newHeight)
+        var columns = [Int](repeating: 0, count: newWidth)
+        var position = xScale * 0.5
+        for x in 0..<newWidth {
+            columns[x] = min(Int(position), width - 1)
+            position += xScale
+        }
+        var output = [UInt8](repeating: 0, count: newWidth * newHeight * channels)
+        pixels.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                var rowPosition = yScale * 0.5
+                for y in 0..<newHeight {
+                    let sourceRow = min(Int(rowPosition), height - 1) * width * channels
+                    rowPosition += yScale
+                    let target = y * newWidth * channels
+                    for x in 0..<newWidth {
+                        let from = sourceRow + columns[x] * channels
+                        for c in 0..<channels { out[target + x * channels + c] = input[from + c] }
+                    }
+                }
+            }
+        }
+        return Image(uncheckedWidth: newWidth, height: newHeight, format: format, pixels: output)
+    }
+
+    /// The two-pass fixed-point convolution.
+    private func convolved(width newWidth: Int, height newHeight: Int, filter: ResizeFilter) -> Image {
+        var current = self
+        if newWidth != width {
+            let kernel = ResampleKernel(inputSize: width, outputSize: newWidth, start: 0, end: Double(width), filter: filter)
+            current = current.horizontallyResampled(to: newWidth, kernel: kernel)
+        }
+        if newHeight != height {
+            let kernel = ResampleKernel(inputSize: height, outputSize: newHeight, start: 0, end: Double(height), filter: filter)
+            current = current.verticallyResampled(to: newHeight, kernel: kernel)
+        }
+        return current
+    }
+
+    private func horizontallyResampled(to newWidth: Int, kernel: ResampleKernel) -> Image {
+        let channels = channelCount
+        let shift = Int32(ResampleKernel.precisionBits)
+        let half = Int32(1) << (shift - 1)
+        var output = [UInt8](repeating: 0, count: newWidth * height * channels)
+        pixels.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                kernel.weights.withUnsafeBufferPointer { weights in
+                    for y in 0..<height {
+                        let row = input.baseAddress! + y * width * channels
+                        let outRow = out.baseAddress! + y * newWidth * channels
+                        for x in 0..<newWidth {
+                            let first = kernel.starts[x], count = kernel.counts[x]
+                            let w = weights.baseAddress! + x * kernel.stride
+                            for c in 0..<channels {
+                                var sum = half
+                                var source = row + first * channels + c
+                                for i in 0..<count {
+                                    sum &+= Int32(source.pointee) &* w[i]
+                                    source += channels
+                                }
+                                outRow[x * channels + c] = clampToByte(sum >> shift)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return Image(uncheckedWidth: newWidth, height: height, format: format, pixels: output)
+    }
+
+    private func verticallyResampled(to newHeight: Int, kernel: ResampleKernel) -> Image {
+        let rowLength = width * channelCount
+        let shift = Int32(ResampleKernel.precisionBits)
+        let half = Int32(1) << (shift - 1)
+        var output = [UInt8](repeating: 0, count: rowLength * newHeight)
+        var sums = [Int32](repeating: 0, count: rowLength)
+        pixels.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    for y in 0..<newHeight {
+                        let first = kernel.starts[y], count = kernel.counts[y]
+                        for i in 0..<rowLength { sums[i] = half }
+                        for tap in 0..<count {
+                            let weight = kernel.weights[y * kernel.stride + tap]
+                            let row = input.baseAddress! + (first + tap) * rowLength
+                            for i in 0..<rowLength { sums[i] &+= Int32(row[i]) &* weight }
+                        }
+                        let outRow = out.baseAddress! + y * rowLength
+                        for i in 0..<rowLength { outRow[i] = clampToByte(sums[i] >> shift) }
+                    }
+                }
+            }
+        }
+        return Image(uncheckedWidth: width, height: newHeight, format: format, pixels: output)
+    }
+
+    /// Colour samples multiplied by alpha / 255 (rounded), alpha unchanged.
+    func premultiplied() -> Image {
+        let channels = channelCount
+        var output = pixels
+        output.withUnsafeMutableBufferPointer { samples in
+            for start in stride(from: 0, to: samples.count, by: channels) {
+                let alpha = UInt32(samples[start + channels - 1])
+                for c in 0..<(channels - 1) {
+                    let t = UInt32(samples[start + c]) * alpha + 128
+                    samples[start + c] = UInt8(((t >> 8) + t) >> 8)
+                }
+            }
+        }
+        return Image(uncheckedWidth: width, height: height, format: format, pixels: output)
+    }
+
+    /// Inverse of ``premultiplied()``: colour samples divided by alpha / 255.
+    func unpremultiplied() -> Image {
+        let channels = channelCount
+        var output = pixels
+        output.withUnsafeMutableBufferPointer { samples in
+            for start in stride(from: 0, to: samples.count, by: channels) {
+                let alpha = Int(samples[start + channels - 1])
+                guard alpha != 0 && alpha != 255 else { continue }
+                for c in 0..<(channels - 1) {
+                    samples[start + c] = UInt8(min(255, 255 * Int(samples[start + c]) / alpha))
+                }
+            }
+        }
+        return Image(uncheckedWidth: width, height: height, format: format, pixels: output)
+    }
+}
+
+/// Clamps a fixed-point result to 0...255.
+@inline(__always)
+func clampToByte(_ value: Int32) -> UInt8 {
+    value < 0 ? 0 : (value > 255 ? 255 : UInt8(truncatingIfNeeded: value))
+}

@@ -1,0 +1,1 @@
+print("benchbook-preprocess-bench: not built yet")
