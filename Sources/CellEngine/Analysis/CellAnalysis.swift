@@ -1,0 +1,243 @@
+@_implementationOnly import SwiftParser
+@_implementationOnly import SwiftParserDiagnostics
+@_implementationOnly import SwiftSyntax
+
+/// A syntax error found before compiling, with where it is in the cell.
+public struct SyntaxProblem: Sendable, Equatable {
+    public var message: String
+    public var position: SourcePosition
+}
+
+/// What the kernel needs to know about one cell's source.
+public struct CellAnalysis: Sendable {
+    /// The top-level items, in source order.
+    public var items: [CellItem]
+    /// Every identifier token in the cell (a superset of the names it uses).
+    public var identifiers: Set<String>
+    /// Names the cell refers to as values or types (not as members after a dot).
+    public var references: Set<String>
+    /// Names the cell declares or binds.
+    public var definedNames: Set<String>
+    /// True when a top-level statement uses `await`.
+    public var hasTopLevelAwait: Bool
+    /// Syntax errors; when not empty, the cell is not compiled.
+    public var syntaxProblems: [SyntaxProblem]
+
+    /// True when the cell holds only comments and whitespace.
+    public var isEmpty: Bool { items.isEmpty && syntaxProblems.isEmpty }
+
+    /// Parses and classifies a cell.
+    /// - Parameter source: the cell's text.
+    public init(source: String) {
+        let tree = Parser.parse(source: source)
+        let converter = SourceLocationConverter(fileName: "cell", tree: tree)
+        var classifier = Classifier(converter: converter)
+        let statements = Array(tree.statements)
+        for (index, item) in statements.enumerated() {
+            classifier.classify(item.item, isLast: index == statements.count - 1)
+        }
+        items = classifier.items
+        hasTopLevelAwait = classifier.hasTopLevelAwait
+
+        let collector = NameCollector(viewMode: .sourceAccurate)
+        collector.walk(tree)
+        identifiers = collector.identifiers
+        references = collector.references
+        definedNames = Set(items.flatMap(\.definedNames))
+
+        syntaxProblems = ParseDiagnosticsGenerator.diagnostics(for: tree)
+            .filter { $0.diagMessage.severity == .error }
+            .map { diagnostic in
+                let location = diagnostic.location(converter: converter)
+                return SyntaxProblem(message: diagnostic.message,
+                                     position: SourcePosition(line: location.line, column: location.column))
+            }
+    }
+}
+
+extension CellItem {
+    /// The names this item makes available to later cells.
+    var definedNames: [String] {
+        switch self {
+        case .declaration(_, let names, _): names
+        case .plainBinding(_, let names): names
+        case .evaluatedBinding(let binding): binding.names
+        default: []
+        }
+    }
+}
+
+/// Sorts top-level items into declarations, bindings, statements and the result.
+private struct Classifier {
+    let converter: SourceLocationConverter
+    var items: [CellItem] = []
+    var hasTopLevelAwait = false
+
+    func snippet(_ node: some SyntaxProtocol) -> SourceSnippet {
+        let location = converter.location(for: node.positionAfterSkippingLeadingTrivia)
+        return SourceSnippet(text: node.trimmedDescription,
+                             start: SourcePosition(line: location.line, column: location.column))
+    }
+
+    mutating func classify(_ item: CodeBlockItemSyntax.Item, isLast: Bool) {
+        switch item {
+        case .decl(let decl):
+            classify(decl)
+        case .stmt(let statement):
+            if let expression = statement.as(ExpressionStmtSyntax.self) {
+                classify(expression: expression.expression, node: Syntax(statement), isLast: isLast)
+            } else {
+                if containsTopLevelAwait(statement) { hasTopLevelAwait = true }
+                items.append(.statement(snippet(statement)))
+            }
+        case .expr(let expression):
+            classify(expression: expression, node: Syntax(expression), isLast: isLast)
+        @unknown default:
+            items.append(.statement(snippet(item)))
+        }
+    }
+
+    mutating func classify(expression: ExprSyntax, node: Syntax, isLast: Bool) {
+        if containsTopLevelAwait(node) { hasTopLevelAwait = true }
+        let showsValue = isLast && !isAssignment(expression)
+            && !expression.is(IfExprSyntax.self) && !expression.is(SwitchExprSyntax.self)
+        items.append(showsValue ? .result(snippet(node)) : .statement(snippet(node)))
+    }
+
+    mutating func classify(_ decl: DeclSyntax) {
+        if let variable = decl.as(VariableDeclSyntax.self) {
+            classify(variable)
+        } else if let importDecl = decl.as(ImportDeclSyntax.self) {
+            items.append(.import(importDecl.trimmedDescription))
+        } else if let named = namedDeclaration(decl) {
+            items.append(.declaration(snippet(decl), names: [named.name], kind: named.kind))
+        } else {
+            items.append(.moduleWideDeclaration(snippet(decl)))
+        }
+    }
+
+    func namedDeclaration(_ decl: DeclSyntax) -> (name: String, kind: DeclarationKind)? {
+        if let d = decl.as(StructDeclSyntax.self) { return (d.name.text, .struct) }
+        if let d = decl.as(ClassDeclSyntax.self) { return (d.name.text, .class) }
+        if let d = decl.as(EnumDeclSyntax.self) { return (d.name.text, .enum) }
+        if let d = decl.as(ProtocolDeclSyntax.self) { return (d.name.text, .protocol) }
+        if let d = decl.as(TypeAliasDeclSyntax.self) { return (d.name.text, .typealias) }
+        if let d = decl.as(FunctionDeclSyntax.self) { return (d.name.text, .func) }
+        return nil
+    }
+
+    mutating func classify(_ variable: VariableDeclSyntax) {
+        let bindings = Array(variable.bindings)
+        let computed = bindings.contains { $0.accessorBlock != nil }
+        let names = bindings.flatMap { boundNames(in: $0.pattern) }
+        if computed {
+            items.append(.declaration(snippet(variable), names: names, kind: .var))
+            return
+        }
+        if names.isEmpty {
+            // `let _ = f()`: nothing to keep, so it is just a statement.
+            if containsTopLevelAwait(variable) { hasTopLevelAwait = true }
+            items.append(.statement(snippet(variable)))
+            return
+        }
+        let needsEvaluation = bindings.contains { binding in
+            binding.initializer.map { needsRuntimeEvaluation($0.value) } ?? false
+        }
+        guard needsEvaluation else {
+            items.append(.plainBinding(snippet(variable), names: names))
+            return
+        }
+        var introducer = variable.bindingSpecifier.text
+        let prefix = (variable.attributes.trimmedDescription + " " + variable.modifiers.trimmedDescription)
+            .trimmingCharacters(in: .whitespaces)
+        if !prefix.isEmpty { introducer = prefix + " " + introducer }
+        for binding in bindings {
+            guard let initializer = binding.initializer else {
+                items.append(.plainBinding(snippet(variable), names: boundNames(in: binding.pattern)))
+                continue
+            }
+            items.append(.evaluatedBinding(EvaluatedBinding(
+                introducer: introducer,
+                pattern: binding.pattern.trimmedDescription,
+                type: binding.typeAnnotation?.type.trimmedDescription,
+                value: snippet(initializer.value),
+                isAsync: containsTopLevelAwait(initializer.value),
+                names: boundNames(in: binding.pattern))))
+        }
+    }
+
+    func boundNames(in pattern: PatternSyntax) -> [String] {
+        pattern.tokens(viewMode: .sourceAccurate).compactMap { token in
+            guard case .identifier(let name) = token.tokenKind,
+                  token.parent?.is(IdentifierPatternSyntax.self) == true else { return nil }
+            return name
+        }
+    }
+
+    /// `try` (not `try?`/`try!`) or `await` outside any nested closure or function.
+    func needsRuntimeEvaluation(_ expression: ExprSyntax) -> Bool {
+        containsTopLevelAwait(expression) || expression.tokens(viewMode: .sourceAccurate).contains { token in
+            guard token.tokenKind == .keyword(.try), let tryExpr = token.parent?.as(TryExprSyntax.self) else { return false }
+            return tryExpr.questionOrExclamationMark == nil && !isInsideNestedBody(token)
+        }
+    }
+
+    func containsTopLevelAwait(_ node: some SyntaxProtocol) -> Bool {
+        node.tokens(viewMode: .sourceAccurate).contains { token in
+            token.tokenKind == .keyword(.await) && !isInsideNestedBody(token)
+        }
+    }
+
+    func isInsideNestedBody(_ token: TokenSyntax) -> Bool {
+        var node = token.parent
+        while let current = node {
+            if current.is(ClosureExprSyntax.self) || current.is(FunctionDeclSyntax.self)
+                || current.is(AccessorBlockSyntax.self) || current.is(InitializerDeclSyntax.self) {
+                return true
+            }
+            node = current.parent
+        }
+        return false
+    }
+
+    func isAssignment(_ expression: ExprSyntax) -> Bool {
+        if expression.is(AssignmentExprSyntax.self) { return true }
+        if let infix = expression.as(InfixOperatorExprSyntax.self) {
+            return infix.operator.is(AssignmentExprSyntax.self) || isCompoundAssignment(infix.operator)
+        }
+        guard let sequence = expression.as(SequenceExprSyntax.self) else { return false }
+        return sequence.elements.contains { $0.is(AssignmentExprSyntax.self) || isCompoundAssignment($0) }
+    }
+
+    func isCompoundAssignment(_ expression: ExprSyntax) -> Bool {
+        guard let op = expression.as(BinaryOperatorExprSyntax.self)?.operator.text else { return false }
+        return op.hasSuffix("=") && !["==", "!=", "<=", ">=", "===", "!=="].contains(op)
+    }
+}
+
+/// Collects identifiers, and the names used as values or types (not after a dot).
+private final class NameCollector: SyntaxVisitor {
+    var identifiers: Set<String> = []
+    var references: Set<String> = []
+
+    override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
+        switch token.tokenKind {
+        case .identifier(let name): identifiers.insert(name)
+        case .binaryOperator(let name), .prefixOperator(let name), .postfixOperator(let name):
+            identifiers.insert(name)
+        default: break
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        let isMember = node.parent?.as(MemberAccessExprSyntax.self)?.declName.id == node.id
+        if !isMember { references.insert(node.baseName.text) }
+        return .visitChildren
+    }
+
+    override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
+        references.insert(node.name.text)
+        return .visitChildren
+    }
+}

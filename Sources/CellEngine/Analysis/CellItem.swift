@@ -1,0 +1,53 @@
+/// A place in a cell's source, 1-based, columns in UTF-8 bytes as the compiler counts them.
+public struct SourcePosition: Sendable, Equatable {
+    public var line: Int
+    public var column: Int
+}
+
+/// A slice of a cell's source text with where it starts.
+public struct SourceSnippet: Sendable, Equatable {
+    public var text: String
+    public var start: SourcePosition
+}
+
+/// How a name declared in a cell is brought into later cells (`import <kind> CellN.name`).
+public enum DeclarationKind: String, Sendable {
+    case `struct`, `class`, `enum`, `protocol`, `typealias`, `func`, `var`
+}
+
+/// One top-level item of a cell, classified for code generation.
+public enum CellItem: Sendable, Equatable {
+    /// A declaration placed at module scope as written (type, function, extension, ...).
+    case declaration(SourceSnippet, names: [String], kind: DeclarationKind?)
+    /// A declaration whose effects reach beyond its name (extension, operator,
+    /// precedence group, actor): later cells import its module as a whole.
+    case moduleWideDeclaration(SourceSnippet)
+    /// `let`/`var` bindings whose initial values need neither `try` nor `await`:
+    /// module-scope globals, initialised in order by the cell's entry point.
+    case plainBinding(SourceSnippet, names: [String])
+    /// One binding whose initial value needs `try` or `await`: evaluated through the
+    /// runtime so a thrown error is reported instead of trapping.
+    case evaluatedBinding(EvaluatedBinding)
+    /// A statement run in order in the cell's entry point.
+    case statement(SourceSnippet)
+    /// The cell's last expression, whose value is shown as the cell's result.
+    case result(SourceSnippet)
+    /// An `import` declaration; it stays in force for every later cell.
+    case `import`(String)
+}
+
+/// The parts of a binding such as `let (a, b): (Int, Int) = try load()`.
+public struct EvaluatedBinding: Sendable, Equatable {
+    /// `let` or `var`, with any modifiers before it.
+    public var introducer: String
+    /// The pattern, for example `(a, b)`.
+    public var pattern: String
+    /// The type annotation without the colon, if written.
+    public var type: String?
+    /// The initial value expression.
+    public var value: SourceSnippet
+    /// True when the value needs `await`.
+    public var isAsync: Bool
+    /// The names the pattern binds.
+    public var names: [String]
+}

@@ -1,0 +1,83 @@
+/// Writes the Swift module source for one cell.
+///
+/// Layout of the generated file:
+/// 1. `import Benchbook`, imports written in earlier cells, and scoped
+///    `@testable import <kind> CellK.name` lines for the newest definition of each name used;
+/// 2. the cell's declarations and bindings at module scope, each preceded by a
+///    `#sourceLocation` directive and indented to its original column, so compiler
+///    diagnostics point at the user's line and column;
+/// 3. an exported entry point that initialises the bindings and runs the statements in
+///    their original order, and shows the value of a last bare expression.
+public struct CellCodeGenerator: Sendable {
+    /// A type every cell module declares, so that a later cell can load a module with
+    /// extensions or operators through a scoped import of it.
+    public static let markerName = "__BenchbookCellMarker"
+
+    /// The module name, for example `Cell12`.
+    public var module: String
+    /// The prompt label used as the file name in diagnostics, for example `In[7]`.
+    public var cellLabel: String
+    /// The sequence number passed to the runtime.
+    public var cellNumber: Int
+
+    /// The C symbol of the entry point the host calls.
+    public var entrySymbol: String { "benchbook_\(module.lowercased())_main" }
+
+    /// Generates the module source.
+    /// - Parameters:
+    ///   - analysis: the cell's analysis.
+    ///   - imports: import lines for earlier cells' names and user imports.
+    public func source(for analysis: CellAnalysis, imports: [String]) -> String {
+        var out: [String] = ["import Benchbook"] + imports
+        out.append("enum \(Self.markerName) {}")
+        var entry: [String] = []
+        var evaluatedCount = 0
+        for item in analysis.items {
+            switch item {
+            case .import(let text):
+                out.append(text)
+            case .declaration(let snippet, _, _), .moduleWideDeclaration(let snippet):
+                out.append(located(snippet))
+            case .plainBinding(let snippet, let names):
+                out.append(located(snippet))
+                entry += names.map { "_ = \($0); __bb.bound()" }
+            case .evaluatedBinding(let binding):
+                evaluatedCount += 1
+                let storage = "__bb_value_\(evaluatedCount)"
+                let signature = binding.isAsync ? "() async throws" : "() throws"
+                let result = binding.type.map { " -> \($0)" } ?? ""
+                out.append("let \(storage) = _BenchbookCell.evaluate(cell: \(cellNumber)) { \(signature)\(result) in")
+                out.append(located(binding.value))
+                out.append("}")
+                let annotation = binding.type.map { ": \($0)" } ?? ""
+                out.append("\(binding.introducer) \(binding.pattern)\(annotation) = try! \(storage).get()")
+                entry.append("_ = try \(storage).get()")
+                entry += binding.names.map { "_ = \($0); __bb.bound()" }
+            case .statement(let snippet):
+                entry.append(located(snippet))
+            case .result(let snippet):
+                // A closure keeps the expression on its own lines, at its own columns.
+                let call = analysis.hasTopLevelAwait ? "try await { () async throws in" : "try { () throws in"
+                entry.append("__bb.present(\(call)")
+                entry.append(located(snippet))
+                entry.append("}())")
+            }
+        }
+        let bodyKind = analysis.hasTopLevelAwait ? "__bb async throws in" : "__bb throws in"
+        out.append("@_cdecl(\"\(entrySymbol)\")")
+        out.append("public func __benchbook_entry() -> Int32 {")
+        out.append("return _BenchbookCell.run(cell: \(cellNumber)) { \(bodyKind)")
+        out += entry
+        out.append("}")
+        out.append("}")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The snippet on its own lines at its original line and column, followed by a
+    /// directive that returns to generated-code locations.
+    private func located(_ snippet: SourceSnippet) -> String {
+        "#sourceLocation(file: \"\(cellLabel)\", line: \(snippet.start.line))\n"
+            + String(repeating: " ", count: max(0, snippet.start.column - 1)) + snippet.text
+            + "\n#sourceLocation()"
+    }
+}

@@ -1,0 +1,88 @@
+/// Which cell holds the newest definition of each name, so a later cell imports exactly
+/// what it uses, and which variables were lost when the cell host restarted.
+public struct SymbolTable: Sendable {
+    /// Where a name is defined.
+    public struct Definition: Sendable, Equatable {
+        /// The cell's module, for example `Cell12`.
+        public var module: String
+        /// The prompt label of the cell, for example `In[7]`, for messages.
+        public var cellLabel: String
+        public var kind: DeclarationKind
+        /// True when the value lived in a cell host that has since been restarted.
+        public var isLost = false
+    }
+
+    private(set) var definitions: [String: Definition] = [:]
+    /// Modules with extensions, operators or other module-wide declarations.
+    private(set) var moduleWideModules: [String] = []
+    /// Every module compiled so far, in order (loaded again after a host restart).
+    public private(set) var modules: [String] = []
+    /// `import` declarations written in cells; they apply to every later cell.
+    public private(set) var imports: [String] = []
+
+    public init() {}
+
+    /// Records a compiled cell's declarations and the bindings it made.
+    /// - Parameters:
+    ///   - analysis: the cell's analysis.
+    ///   - module: its module name.
+    ///   - cellLabel: its prompt label.
+    ///   - boundCount: how many of its bound names were initialised before it finished.
+    mutating func record(_ analysis: CellAnalysis, module: String, cellLabel: String, boundCount: Int) {
+        modules.append(module)
+        var bindingsLeft = boundCount
+        for item in analysis.items {
+            switch item {
+            case .declaration(_, let names, let kind?):
+                for name in names { definitions[name] = Definition(module: module, cellLabel: cellLabel, kind: kind) }
+            case .moduleWideDeclaration:
+                if moduleWideModules.last != module { moduleWideModules.append(module) }
+            case .plainBinding, .evaluatedBinding:
+                for name in item.definedNames where bindingsLeft > 0 {
+                    bindingsLeft -= 1
+                    definitions[name] = Definition(module: module, cellLabel: cellLabel, kind: .var)
+                }
+            case .import(let text):
+                if !imports.contains(text) { imports.append(text) }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Marks every variable as lost (the host that held the values is gone).
+    /// - Returns: the lost names with the cells that defined them.
+    @discardableResult
+    mutating func markVariablesLost() -> [(name: String, cell: String)] {
+        var lost: [(String, String)] = []
+        for (name, definition) in definitions where definition.kind == .var && !definition.isLost {
+            definitions[name]?.isLost = true
+            lost.append((name, definition.cellLabel))
+        }
+        return lost.sorted { $0.0 < $1.0 }
+    }
+
+    /// The lost variables a cell refers to without defining them itself.
+    func lostReferences(in analysis: CellAnalysis) -> [(name: String, definition: Definition)] {
+        analysis.references.subtracting(analysis.definedNames).sorted().compactMap { name in
+            guard let definition = definitions[name], definition.isLost else { return nil }
+            return (name, definition)
+        }
+    }
+
+    /// The scoped imports and modules to link for a cell.
+    func dependencies(of analysis: CellAnalysis) -> (imports: [String], modules: [String]) {
+        var lines: [String] = []
+        var linked: [String] = []
+        for name in analysis.identifiers.subtracting(analysis.definedNames).sorted() {
+            guard let definition = definitions[name] else { continue }
+            lines.append("@testable import \(definition.kind.rawValue) \(definition.module).\(name)")
+            if !linked.contains(definition.module) { linked.append(definition.module) }
+        }
+        for module in moduleWideModules {
+            lines.append("@testable import enum \(module).\(CellCodeGenerator.markerName)")
+            if !linked.contains(module) { linked.append(module) }
+        }
+        return (lines, linked)
+    }
+}
