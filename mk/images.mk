@@ -1,0 +1,21 @@
+# Images and tensors (issue 4): Pillow/NumPy goldens for the Swift tests, Python-side
+# checks, and the preprocessing benchmark against Pillow + NumPy.
+
+IMAGE_GOLDENS := $(CURDIR)/.build/goldens/images
+
+.PHONY: image-goldens test-images bench-preprocessing
+
+# Goldens must exist before `swift test` runs, so this is a set-up step.
+image-goldens: venv
+	$(PYTHON) scripts/images/make_goldens.py --out $(IMAGE_GOLDENS)
+
+test-images: image-goldens
+	$(PYTHON) -m pytest -q Tests/python/test_images_goldens.py
+
+bench-preprocessing: venv
+	$(SWIFT_BUILD) --product benchbook-preprocess-bench
+	$(PYTHON) scripts/images/bench_preprocessing.py --swift-bench $(RELEASE_DIR)/benchbook-preprocess-bench --out results
+
+SETUP_TARGETS += image-goldens
+TEST_TARGETS  += test-images
+RUN_TARGETS   += bench-preprocessing
