@@ -47,3 +47,12 @@ public struct DisplayHandle: Sendable {
         channel.send(event)
     }
 }
+
+/// Clears the output of the running cell (Jupyter `clear_output`).
+/// - Parameter wait: wait until new output arrives before clearing, which avoids
+///   flicker in animations and progress displays.
+public func clearOutput(wait: Bool = false) {
+    let channel = KernelChannel.shared
+    guard channel.isConnected else { return }
+    channel.send(["event": "clear_output", "wait": wait])
+}

@@ -73,3 +73,8 @@ func userFacingDescription(_ value: Any) -> String {
 public func removingCellModuleNames(_ text: String) -> String {
     text.replacing(/\bCell[0-9]+\./, with: "")
 }
+
+extension MimeBundle: NotebookDisplayable {
+    /// A bundle shows itself as it is.
+    public var mimeBundle: MimeBundle { self }
+}

@@ -10,6 +10,8 @@ public protocol CellOutput: AnyObject {
     func display(data: JSONValue, metadata: JSONValue, displayID: String?, isUpdate: Bool)
     /// The value of the cell's last expression.
     func result(data: JSONValue, metadata: JSONValue)
+    /// Clears the cell's output so far.
+    func clearOutput(wait: Bool)
     /// Asks the user for a line of input; nil when the front end does not allow input.
     func requestInput(prompt: String, password: Bool) -> String?
 }

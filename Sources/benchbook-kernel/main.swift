@@ -1,1 +1,36 @@
-print("kernel")
+// benchbook-kernel: the executable a Jupyter kernelspec starts.
+//
+//   benchbook-kernel -f <connection_file>
+//
+// The notebook library (libBenchbook.so, Modules/) and the cell host are found beside
+// this executable, as SwiftPM builds them.
+
+import BenchbookKernel
+import CellEngine
+import Foundation
+import JupyterWire
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("benchbook-kernel: \(message)\n".utf8))
+    exit(2)
+}
+
+let arguments = CommandLine.arguments
+guard let flag = arguments.firstIndex(where: { $0 == "-f" || $0 == "--connection-file" }), flag + 1 < arguments.count else {
+    fail("usage: benchbook-kernel -f <connection_file>")
+}
+let connection: ConnectionInfo
+do { connection = try ConnectionInfo(contentsOf: arguments[flag + 1]) } catch {
+    fail("cannot read the connection file \(arguments[flag + 1]): \(error)")
+}
+let executable = URL(fileURLWithPath: CommandLine.arguments[0].hasPrefix("/")
+    ? CommandLine.arguments[0]
+    : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0])
+let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map(URL.init(fileURLWithPath:)) ?? executable
+let engine = CellEngine(configuration: .beside(executable: selfPath))
+do {
+    let kernel = try Kernel(connection: connection, engine: engine)
+    kernel.run()
+} catch {
+    fail("cannot start: \(error)")
+}

@@ -15,6 +15,8 @@ final class RecordingOutput: CellOutput {
         if name == "stdout" { stdout += text } else { stderr += text }
     }
     func display(data: JSONValue, metadata: JSONValue, displayID: String?, isUpdate: Bool) { displays.append(data) }
+    var clears = 0
+    func clearOutput(wait: Bool) { clears += 1 }
     func result(data: JSONValue, metadata: JSONValue) { results.append(data["text/plain"]?.stringValue ?? "") }
     func requestInput(prompt: String, password: Bool) -> String? { inputAnswer }
 }

@@ -6,6 +6,7 @@ enum HostEvent {
     case display(data: JSONValue, metadata: JSONValue, displayID: String?, isUpdate: Bool)
     case result(data: JSONValue, metadata: JSONValue)
     case inputRequest(prompt: String, password: Bool)
+    case clearOutput(wait: Bool)
     /// The cell's body finished; `error` is set when it threw.
     case finished(bound: Int, error: (name: String, value: String)?)
     /// The host finished a `run` command.
@@ -23,6 +24,8 @@ enum HostEvent {
             self = .result(data: json["data"] ?? [:], metadata: json["metadata"] ?? [:])
         case "input_request":
             self = .inputRequest(prompt: json["prompt"]?.stringValue ?? "", password: json["password"]?.boolValue ?? false)
+        case "clear_output":
+            self = .clearOutput(wait: json["wait"]?.boolValue ?? false)
         case "finished":
             let error = json["ename"]?.stringValue.map { ($0, json["evalue"]?.stringValue ?? "") }
             self = .finished(bound: json["bound"]?.intValue ?? 0, error: error)
@@ -77,5 +80,37 @@ struct UTF8Stream {
         let text = String(decoding: pending[0..<end], as: UTF8.self)
         pending.removeFirst(end)
         return text
+    }
+}
+
+/// Removes the Swift runtime's "Current stack trace:" block from a crashing cell's
+/// standard error: its frames name generated code and addresses, never the user's lines.
+struct StackTraceFilter {
+    private var partialLine = ""
+    private var inTrace = false
+
+    /// Adds text and returns what should be shown. An unfinished last line is held until
+    /// its end arrives or ``flush()`` is called.
+    mutating func append(_ text: String) -> String {
+        let combined = partialLine + text
+        var lines = combined.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        partialLine = lines.removeLast()
+        return lines.filter { keep($0) }.map { $0 + "\n" }.joined()
+    }
+
+    /// Returns the held partial line.
+    mutating func flush() -> String {
+        defer { partialLine = "" }
+        return keep(partialLine) ? partialLine : ""
+    }
+
+    private mutating func keep(_ line: String) -> Bool {
+        if line.hasPrefix("Current stack trace:") {
+            inTrace = true
+            return false
+        }
+        if inTrace, line.wholeMatch(of: /\s*[0-9]+\s+\S+\s+0x[0-9a-fA-F]+\s.*/) != nil { return false }
+        inTrace = false
+        return true
     }
 }

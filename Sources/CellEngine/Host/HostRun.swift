@@ -20,6 +20,7 @@ struct HostRun {
         var stdoutText = UTF8Stream()
         var stderrText = UTF8Stream()
         var stderrTail = ""
+        var traceFilter = StackTraceFilter()
         var bound = 0
         var thrown: (name: String, value: String)?
         while true {
@@ -30,7 +31,7 @@ struct HostRun {
                     let text = stdoutText.append(bytes)
                     if !text.isEmpty { output.stream(name: "stdout", text: text) }
                 case .stderr:
-                    let text = stderrText.append(bytes)
+                    let text = traceFilter.append(stderrText.append(bytes))
                     if !text.isEmpty {
                         output.stream(name: "stderr", text: text)
                         stderrTail = String((stderrTail + text).suffix(4000))
@@ -42,12 +43,16 @@ struct HostRun {
                             output.display(data: data, metadata: metadata, displayID: id, isUpdate: isUpdate)
                         case .result(let data, let metadata):
                             output.result(data: data, metadata: metadata)
+                        case .clearOutput(let wait):
+                            output.clearOutput(wait: wait)
                         case .inputRequest(let prompt, let password):
                             answerInput(prompt: prompt, password: password)
                         case .finished(let count, let error):
                             bound = count
                             thrown = error
                         case .done(let status, let error):
+                            let held = traceFilter.flush()
+                            if !held.isEmpty { output.stream(name: "stderr", text: held) }
                             if status < 0 { return .completed(bound: 0, thrown: nil, loaderError: error ?? "the cell library could not be run") }
                             return .completed(bound: bound, thrown: thrown, loaderError: nil)
                         case .loadFailed(let error):
@@ -56,6 +61,13 @@ struct HostRun {
                             break
                         }
                     }
+                }
+            }
+            if chunks.isEmpty {
+                let held = traceFilter.flush()
+                if !held.isEmpty {
+                    output.stream(name: "stderr", text: held)
+                    stderrTail = String((stderrTail + held).suffix(4000))
                 }
             }
             if closed || (chunks.isEmpty && !host.isAlive()) { return drainAfterCrash(stderr: stderrTail) }

@@ -1,0 +1,80 @@
+import Foundation
+import JupyterWire
+
+/// The kernel's five sockets and how messages are sent on them.
+///
+/// Thread rules: `shell` and `stdin` are used only by the shell thread, `control` only by
+/// the control thread, `heartbeat` only by the heartbeat thread. `iopub` is shared and
+/// every send goes through `publish`, which holds a lock.
+final class Channels: @unchecked Sendable {
+    let context: ZeroMQContext
+    let shell: ZeroMQSocket
+    let control: ZeroMQSocket
+    let stdin: ZeroMQSocket
+    let iopub: ZeroMQSocket
+    let heartbeat: ZeroMQSocket
+    let codec: WireCodec
+    /// The session id of this kernel, in every header it sends.
+    let session = UUID().uuidString.lowercased()
+    private let iopubLock = NSLock()
+
+    /// Binds every socket to the ports of the connection file.
+    /// - Throws: ``ZeroMQError`` or ``WireError`` (unsupported signature scheme).
+    init(connection: ConnectionInfo) throws {
+        context = try ZeroMQContext()
+        shell = try ZeroMQSocket(.router, context: context)
+        control = try ZeroMQSocket(.router, context: context)
+        stdin = try ZeroMQSocket(.router, context: context)
+        iopub = try ZeroMQSocket(.publisher, context: context)
+        heartbeat = try ZeroMQSocket(.reply, context: context)
+        codec = WireCodec(signer: try MessageSigner(key: connection.key, scheme: connection.signatureScheme))
+        try shell.bind(connection.endpoint(port: connection.shellPort))
+        try control.bind(connection.endpoint(port: connection.controlPort))
+        try stdin.bind(connection.endpoint(port: connection.stdinPort))
+        try iopub.bind(connection.endpoint(port: connection.iopubPort))
+        try heartbeat.bind(connection.endpoint(port: connection.heartbeatPort))
+    }
+
+    /// A new message answering or belonging to `parent`.
+    func message(_ type: String, parent: Message?, content: [String: JSONValue],
+                 metadata: [String: JSONValue] = [:], identities: [Data] = []) -> Message {
+        Message(identities: identities, header: MessageHeader(messageType: type, session: session),
+                parentHeaderJSON: parent?.headerJSON ?? [:],
+                metadata: metadata, content: content)
+    }
+
+    /// Sends a reply to `request` on the socket it came from.
+    func reply(on socket: ZeroMQSocket, to request: Message, type: String, content: [String: JSONValue],
+               metadata: [String: JSONValue] = [:]) {
+        let reply = message(type, parent: request, content: content, metadata: metadata, identities: request.identities)
+        do { try socket.send(codec.encode(reply)) } catch { Log.warning("could not send \(type): \(error)") }
+    }
+
+    /// Publishes a message on iopub. Safe from any thread.
+    func publish(_ type: String, parent: Message?, content: [String: JSONValue], metadata: [String: JSONValue] = [:]) {
+        let message = message(type, parent: parent, content: content, metadata: metadata,
+                              identities: [Data("kernel.\(session).\(type)".utf8)])
+        iopubLock.lock()
+        defer { iopubLock.unlock() }
+        do { try iopub.send(codec.encode(message)) } catch { Log.warning("could not publish \(type): \(error)") }
+    }
+
+    /// Publishes the kernel's execution state (`busy`, `idle`, `starting`).
+    func publishStatus(_ state: String, parent: Message?) {
+        publish("status", parent: parent, content: ["execution_state": .string(state)])
+    }
+
+    /// Receives and decodes one message, logging and dropping what cannot be trusted.
+    /// - Returns: nil when the message was dropped.
+    func receive(on socket: ZeroMQSocket, channel: String) -> Message? {
+        let frames: [Data]
+        do { frames = try socket.receive() } catch {
+            Log.warning("\(channel): receive failed: \(error)")
+            return nil
+        }
+        do { return try codec.decode(frames) } catch {
+            Log.warning("\(channel): \(error)")
+            return nil
+        }
+    }
+}

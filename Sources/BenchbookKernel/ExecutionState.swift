@@ -1,0 +1,28 @@
+/// The execution counter and what the kernel does with queued requests after an error.
+///
+/// `idle → running → idle`, or `running → aborting` when a cell fails with
+/// `stop_on_error`; while aborting, queued execute requests are answered `aborted`
+/// until the shell queue is empty.
+struct ExecutionState {
+    enum Phase: Equatable { case idle, running, aborting }
+
+    private(set) var phase: Phase = .idle
+    /// The `execution_count` of the last stored execution.
+    private(set) var executionCount = 0
+
+    /// Starts an execution; returns its count (incremented only when it is stored).
+    mutating func begin(storeHistory: Bool) -> Int {
+        precondition(phase == .idle, "an execution started while another was running")
+        phase = .running
+        if storeHistory { executionCount += 1 }
+        return executionCount
+    }
+
+    /// Ends an execution; a failure with `stop_on_error` starts aborting the queue.
+    mutating func end(failed: Bool, stopOnError: Bool) {
+        phase = failed && stopOnError ? .aborting : .idle
+    }
+
+    /// The queue is empty: back to serving requests normally.
+    mutating func finishAborting() { phase = .idle }
+}

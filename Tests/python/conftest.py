@@ -1,0 +1,22 @@
+"""Shared fixtures: a real Benchbook kernel started from the installed kernelspec."""
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from jupyter_client.manager import start_new_kernel
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+KERNEL_NAME = os.environ.get("BENCHBOOK_KERNEL_NAME", "swift")
+
+
+@pytest.fixture
+def kernel():
+    """A started kernel and a blocking client; shut down after the test."""
+    km, kc = start_new_kernel(kernel_name=KERNEL_NAME, startup_timeout=60)
+    try:
+        yield km, kc
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)

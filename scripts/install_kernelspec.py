@@ -1,0 +1,38 @@
+"""Installs the Benchbook kernelspec for the current user.
+
+    .venv/bin/python scripts/install_kernelspec.py --kernel .build/release/benchbook-kernel
+
+Copies kernels/swift/ (kernel.json and logos) and points argv at the built kernel, so
+`jupyter kernelspec list` shows "swift" and any Jupyter client can start it.
+"""
+import argparse
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from jupyter_client.kernelspec import KernelSpecManager
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kernel", required=True, help="path of the built benchbook-kernel")
+    parser.add_argument("--name", default="swift", help="kernelspec name (default: swift)")
+    args = parser.parse_args()
+    kernel = Path(args.kernel).resolve()
+    if not kernel.exists():
+        raise SystemExit(f"{kernel} does not exist; build it first with `make build`")
+    with tempfile.TemporaryDirectory() as tmp:
+        spec_dir = Path(tmp) / args.name
+        shutil.copytree(ROOT / "kernels" / "swift", spec_dir)
+        spec = json.loads((spec_dir / "kernel.json").read_text())
+        spec["argv"] = [str(kernel), "-f", "{connection_file}"]
+        (spec_dir / "kernel.json").write_text(json.dumps(spec, indent=2) + "\n")
+        destination = KernelSpecManager().install_kernel_spec(str(spec_dir), args.name, user=True)
+    print(f"installed kernelspec '{args.name}' in {destination} -> {kernel}")
+
+
+if __name__ == "__main__":
+    main()
