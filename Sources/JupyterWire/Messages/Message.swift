@@ -56,6 +56,9 @@ public struct Message: Sendable {
     /// ROUTER identities of the sender, echoed on replies.
     public var identities: [Data]
     public var header: MessageHeader
+    /// The header exactly as received (or as built), used as the parent header of
+    /// replies so that every field the client sent comes back unchanged.
+    public var headerJSON: JSONValue
     /// The header of the request this message answers, or nil.
     public var parentHeader: MessageHeader?
     /// The raw parent header, echoed unchanged (clients compare it).
@@ -72,6 +75,7 @@ public struct Message: Sendable {
                 metadata: [String: JSONValue] = [:], content: [String: JSONValue], buffers: [Data] = []) {
         self.identities = identities
         self.header = header
+        self.headerJSON = header.json
         self.parentHeaderJSON = parentHeaderJSON
         self.parentHeader = try? MessageHeader(json: parentHeaderJSON)
         self.metadata = metadata

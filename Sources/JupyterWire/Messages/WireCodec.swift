@@ -30,9 +30,11 @@ public struct WireCodec: Sendable {
             objects.append(object)
         }
         let header = try MessageHeader(json: .object(objects[0]))
-        return Message(identities: Array(frames[..<split]), header: header,
-                       parentHeaderJSON: .object(objects[1]), metadata: objects[2],
-                       content: objects[3], buffers: Array(rest.dropFirst(5)))
+        var message = Message(identities: Array(frames[..<split]), header: header,
+                              parentHeaderJSON: .object(objects[1]), metadata: objects[2],
+                              content: objects[3], buffers: Array(rest.dropFirst(5)))
+        message.headerJSON = .object(objects[0])
+        return message
     }
 
     /// Encodes and signs a message for sending.
