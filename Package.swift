@@ -61,12 +61,13 @@ let package = Package(
         .target(name: "BenchbookRuntime", dependencies: ["CBenchbookSupport"]),
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"]),
         .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"]),
-        .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark"]),
+        .target(name: "BenchbookCharts", dependencies: ["BenchbookRuntime", "BenchbookBenchmark", "CCairo"]),
+        .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "BenchbookCharts"]),
         .target(name: "CImageCodecs",
                 linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
         .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs"]),
         .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage"]),
-        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark"]),
+        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookCharts"]),
 
         // MARK: Tests
         .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire"]),
@@ -74,6 +75,7 @@ let package = Package(
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .testTarget(name: "BenchbookTensorTests", dependencies: ["BenchbookTensor"]),
         .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark"]),
+        .testTarget(name: "BenchbookChartsTests", dependencies: ["BenchbookCharts"]),
         .testTarget(name: "BenchbookImageTests", dependencies: ["BenchbookImage"]),
     ]
 )

@@ -8,3 +8,4 @@
 @_exported import BenchbookTensor
 @_exported import BenchbookImage
 @_exported import BenchbookBenchmark
+@_exported import BenchbookCharts

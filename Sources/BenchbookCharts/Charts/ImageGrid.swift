@@ -1,0 +1,139 @@
+import Foundation
+
+/// Images in a grid, each with its prediction, confidence and whether it was right.
+///
+/// A correct prediction gets a green frame and caption; a wrong one a red frame and the
+/// true label under the prediction. Small images (28 × 28) are enlarged with hard pixel
+/// edges so the reader sees what the model saw.
+public struct ImageGrid: Chart {
+    /// One cell of the grid.
+    public struct Item: Sendable, Equatable {
+        /// The pixels.
+        public var image: ChartImage
+        /// The predicted label (or any caption).
+        public var prediction: String
+        /// Confidence of the prediction, 0...1, if known.
+        public var confidence: Double?
+        /// The true label, if known; decides right or wrong.
+        public var truth: String?
+
+        /// Creates a grid cell.
+        /// - Parameters:
+        ///   - image: the pixels.
+        ///   - prediction: the predicted label or caption.
+        ///   - confidence: its probability, if known.
+        ///   - truth: the true label, if known.
+        public init(image: ChartImage, prediction: String, confidence: Double? = nil, truth: String? = nil) {
+            self.image = image
+            self.prediction = prediction
+            self.confidence = confidence
+            self.truth = truth
+        }
+
+        /// True or false when the truth is known, nil otherwise.
+        public var isCorrect: Bool? { truth.map { $0 == prediction } }
+    }
+
+    /// The cells, row by row.
+    public var items: [Item]
+    /// Images per row.
+    public var columns: Int
+    /// Side of each image in points.
+    public var cellSize: Double
+    /// The title.
+    public var title: String
+
+    /// Creates a grid.
+    /// - Parameters:
+    ///   - items: the cells, row by row.
+    ///   - columns: images per row; up to 6 when nil.
+    ///   - cellSize: side of each image in points.
+    ///   - title: the title.
+    public init(_ items: [Item], columns: Int? = nil, cellSize: Double = 96, title: String = "Predictions") {
+        self.items = items
+        self.columns = max(1, columns ?? min(6, max(items.count, 1)))
+        self.cellSize = cellSize
+        self.title = title
+    }
+
+    private var rows: Int { (items.count + columns - 1) / columns }
+    private var hasTruth: Bool { items.contains { $0.truth != nil } }
+    private var captionHeight: Double { hasTruth ? 50 : 34 }
+    private var cellWidth: Double { max(cellSize, 104) + 12 }
+
+    /// Size follows from the cell size, columns and rows.
+    public var size: ChartSize {
+        ChartSize(width: max(320, 2 * ChartStyle.margin + Double(columns) * cellWidth),
+                  height: 70 + Double(max(rows, 1)) * (cellSize + captionHeight + 14) + ChartStyle.margin)
+    }
+
+    /// Accuracy line and one line per image.
+    public var textSummary: String {
+        var lines = [title + (accuracyText.map { " (\($0))" } ?? "")]
+        for (index, item) in items.enumerated() {
+            var line = "\(index + 1). \(item.prediction)"
+            if let confidence = item.confidence { line += " \(NumberText.percent(confidence))" }
+            if let correct = item.isCorrect { line += correct ? " ✓" : " ✗ (true: \(item.truth ?? ""))" }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private var accuracyText: String? {
+        let judged = items.compactMap(\.isCorrect)
+        guard !judged.isEmpty else { return nil }
+        let right = judged.filter { $0 }.count
+        return "\(right) of \(judged.count) correct"
+    }
+
+    /// Renders the grid as PNG.
+    public func pngData(scale: Double = 2) throws -> Data {
+        guard !items.isEmpty else { throw ChartError.invalidData("the grid has no images") }
+        return try ChartRenderer.png(size: size, scale: scale, draw: draw)
+    }
+
+    private func draw(on canvas: CairoCanvas) {
+        let body = ChartFrame.draw(on: canvas, title: title, subtitle: accuracyText)
+        let gridWidth = Double(columns) * cellWidth
+        let left = body.minX + max(0, (body.width - gridWidth) / 2)
+        for (index, item) in items.enumerated() {
+            let column = index % columns, row = index / columns
+            let cellX = left + Double(column) * cellWidth
+            let cellY = body.minY + Double(row) * (cellSize + captionHeight + 14)
+            // Fit the image in a square, keeping its aspect ratio.
+            let aspect = Double(item.image.width) / Double(item.image.height)
+            let w = aspect >= 1 ? cellSize : cellSize * aspect
+            let h = aspect >= 1 ? cellSize / aspect : cellSize
+            let frame = ChartRect(x: cellX + (cellWidth - w) / 2, y: cellY + (cellSize - h) / 2, width: w, height: h)
+            canvas.draw(item.image, in: frame)
+            let color: ChartColor
+            switch item.isCorrect {
+            case .some(true): color = .correct
+            case .some(false): color = .wrong
+            case .none: color = .axis
+            }
+            canvas.stroke(ChartRect(x: frame.x - 1.5, y: frame.y - 1.5, width: frame.width + 3, height: frame.height + 3),
+                          color, lineWidth: item.isCorrect == nil ? 1 : 3)
+            // Line 1: the prediction (with ✓ or ✗ so colour is not the only cue);
+            // line 2: confidence; line 3 when wrong: the true label.
+            let mark = item.isCorrect.map { $0 ? "✓ " : "✗ " } ?? ""
+            let captionTop = cellY + cellSize + 8
+            let center = cellX + cellWidth / 2
+            let textColor: ChartColor = item.isCorrect == false ? .wrong : (item.isCorrect == true ? .correct : .text)
+            canvas.text(canvas.fitting(mark + item.prediction, size: 11.5, maximumWidth: cellWidth - 4, weight: .bold),
+                        at: ChartPoint(x: center, y: captionTop), size: 11.5, color: textColor,
+                        weight: .bold, horizontal: .center, vertical: .top)
+            var lineTop = captionTop + 15
+            if let confidence = item.confidence {
+                canvas.text(NumberText.percent(confidence), at: ChartPoint(x: center, y: lineTop), size: 10.5,
+                            color: .text, horizontal: .center, vertical: .top)
+                lineTop += 14
+            }
+            if item.isCorrect == false, let truth = item.truth {
+                canvas.text(canvas.fitting("true: " + truth, size: 10.5, maximumWidth: cellWidth - 4),
+                            at: ChartPoint(x: center, y: lineTop), size: 10.5,
+                            color: .secondaryText, horizontal: .center, vertical: .top)
+            }
+        }
+    }
+}

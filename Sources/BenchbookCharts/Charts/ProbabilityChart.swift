@@ -1,0 +1,105 @@
+import Foundation
+
+/// Class probabilities (a softmax output) as vertical bars, the top class highlighted.
+///
+/// ```swift
+/// display(ProbabilityChart(probabilities: softmax(logits), labels: fashionLabels))
+/// ```
+/// With more than 40 classes only the top class is labelled under its bar.
+public struct ProbabilityChart: Chart {
+    /// One probability per class, in class order.
+    public var probabilities: [Double]
+    /// Class names, in class order.
+    public var labels: [String]
+    /// The title.
+    public var title: String
+    /// Size in points.
+    public var size: ChartSize
+
+    /// Creates the chart.
+    /// - Parameters:
+    ///   - probabilities: one value per class (0...1), `Float` or `Double`.
+    ///   - labels: class names; indices are used when empty.
+    ///   - title: the title.
+    ///   - size: size in points.
+    public init<Values: Sequence>(
+        probabilities: Values, labels: [String] = [], title: String = "Class probabilities",
+        size: ChartSize = ChartSize(width: 640, height: 360)
+    ) where Values.Element: BinaryFloatingPoint {
+        self.probabilities = probabilities.map { Double($0) }
+        self.labels = labels
+        self.title = title
+        self.size = size
+    }
+
+    /// Index of the most probable class.
+    var topIndex: Int? { probabilities.indices.max { probabilities[$0] < probabilities[$1] } }
+
+    func label(_ index: Int) -> String { labels.isEmpty ? String(index) : labels[index] }
+
+    /// The top class and its probability.
+    public var textSummary: String {
+        guard let top = topIndex else { return "\(title): no classes" }
+        return "\(title): top class \(label(top)) (\(NumberText.percent(probabilities[top]))) of \(probabilities.count)"
+    }
+
+    /// Renders the chart as PNG.
+    public func pngData(scale: Double = 2) throws -> Data {
+        guard !probabilities.isEmpty else { throw ChartError.invalidData("there are no probabilities") }
+        guard labels.isEmpty || labels.count == probabilities.count else {
+            throw ChartError.invalidData("\(probabilities.count) probabilities but \(labels.count) labels")
+        }
+        return try ChartRenderer.png(size: size, scale: scale, draw: draw)
+    }
+
+    private func draw(on canvas: CairoCanvas) {
+        let top = topIndex ?? 0
+        let subtitle = "top: \(label(top)), \(NumberText.percent(probabilities[top]))"
+        let body = ChartFrame.draw(on: canvas, title: title, subtitle: subtitle)
+        let count = probabilities.count
+        let peak = max(probabilities.max() ?? 1, 1e-9)
+        let ceiling = peak > 0.5 ? 1.0 : Ticks.nice(0, peak, count: 5).last ?? 1
+        let ticks = Ticks.nice(0, ceiling, count: 5)
+        let step = ticks.count > 1 ? ticks[1] - ticks[0] : 1
+        let format = { (v: Double) in Ticks.label(v * 100, step: step * 100) + " %" }
+
+        // Room for class labels below: rotate when they do not fit side by side.
+        let shown = count <= 40
+        let labelSize = ChartStyle.tickSize
+        let widest = shown ? (0..<count).map { canvas.textWidth(label($0), size: labelSize) }.max() ?? 0 : 0
+        let axisWidth = ValueAxis.labelWidth(on: canvas, ticks: ticks, format: format) + 28
+        let slot = (body.width - axisWidth) / Double(count)
+        let rotate = shown && widest > slot - 4
+        let labelHeight = rotate ? min(widest, 110) * 0.71 + labelSize : labelSize + 4
+        let plot = body.inset(top: 14, left: axisWidth, bottom: labelHeight + 8 + ChartStyle.axisTitleSize + 10, right: 4)
+        let y = LinearScale(domain: (0, ticks.last ?? 1), range: (plot.maxY, plot.minY))
+        ValueAxis.drawVertical(on: canvas, plot: plot, scale: y, ticks: ticks, format: format, title: "probability")
+
+        let band = plot.width / Double(count)
+        let barWidth = max(1, band * (count > 100 ? 1 : 0.72))
+        for index in 0..<count {
+            let value = min(max(probabilities[index], 0), ticks.last ?? 1)
+            let x = plot.minX + band * Double(index) + (band - barWidth) / 2
+            let color: ChartColor = index == top ? .highlight : .primary
+            canvas.fill(ChartRect(x: x, y: y(value), width: barWidth, height: plot.maxY - y(value)), color)
+            let center = x + barWidth / 2
+            if shown || index == top {
+                let name = canvas.fitting(label(index), size: labelSize, maximumWidth: rotate ? 110 : band - 2)
+                let weight: FontWeight = index == top ? .bold : .regular
+                if rotate {
+                    canvas.text(name, at: ChartPoint(x: center + 3, y: plot.maxY + 6), size: labelSize,
+                                weight: weight, horizontal: .trailing, vertical: .middle, rotation: -Double.pi / 4)
+                } else {
+                    canvas.text(name, at: ChartPoint(x: center, y: plot.maxY + 5), size: labelSize,
+                                weight: weight, horizontal: .center, vertical: .top)
+                }
+            }
+        }
+        // Value over the top bar.
+        let topX = plot.minX + band * (Double(top) + 0.5)
+        canvas.text(NumberText.percent(probabilities[top]), at: ChartPoint(x: topX, y: y(min(probabilities[top], ticks.last ?? 1)) - 4),
+                    size: ChartStyle.annotationSize, weight: .bold, horizontal: .center, vertical: .bottom)
+        canvas.text("class", at: ChartPoint(x: plot.midX, y: canvas.height - ChartStyle.margin), size: ChartStyle.axisTitleSize,
+                    horizontal: .center, vertical: .bottom)
+    }
+}
