@@ -24,7 +24,7 @@ let toolchainHostLibraries: String = {
 let swiftSyntaxSettings: [SwiftSetting] = [.unsafeFlags(["-I", toolchainHostLibraries])]
 let swiftSyntaxLinking: [LinkerSetting] = [
     .unsafeFlags([
-        "-L", toolchainHostLibraries, "-lSwiftParser", "-lSwiftSyntax",
+        "-L", toolchainHostLibraries, "-lSwiftParser", "-lSwiftParserDiagnostics", "-lSwiftSyntax", "-lSwiftDiagnostics", "-lSwiftBasicFormat",
         "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries,
     ])
 ]
@@ -49,12 +49,14 @@ let package = Package(
 
         // MARK: Kernel side (not part of the notebook library)
         .target(name: "JupyterWire", dependencies: ["CZeroMQ", "CLibCrypto"]),
-        .target(name: "CellEngine", swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+        .target(name: "CellEngine", dependencies: ["JupyterWire"], swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine"],
                 swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel"],
                           swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
-        .executableTarget(name: "benchbook-cell-host"),
+        .target(name: "CHostSupport"),
+        .executableTarget(name: "benchbook-cell-host", dependencies: ["CHostSupport"],
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // MARK: Notebook library
         .target(name: "CBenchbookSupport"),
