@@ -62,6 +62,10 @@ var results: [String: Any] = [:]
 do {
     if !options.jpeg.isEmpty {
         let times = try measure(runs: options.runs) { _ = try photoToTensor(options.jpeg) }
+        let decodeTimes = try measure(runs: options.runs) {
+            _ = try Image(contentsOfFile: options.jpeg, options: DecodingOptions(draftSize: Size(square: 224)))
+        }
+        results["jpeg_decode"] = summary(decodeTimes)
         let tensor = try photoToTensor(options.jpeg)
         if let path = options.tensorOut {
             try tensor.floats.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: path))

@@ -64,7 +64,14 @@ extension Image {
     /// - Throws: ``ImageError/unsupportedFormat(_:)``, ``ImageError/corruptFile(format:reason:)``
     ///   or ``ImageError/tooLarge(_:)``.
     public init(data: some Collection<UInt8>, options: DecodingOptions = DecodingOptions()) throws(ImageError) {
-        let bytes = Array(data)
+        let bytes: [UInt8]
+        if let array = data as? [UInt8] {
+            bytes = array
+        } else if let foundationData = data as? Data {
+            bytes = foundationData.withUnsafeBytes { [UInt8]($0) }
+        } else {
+            bytes = Array(data)
+        }
         guard let format = ImageFileFormat(sniffing: bytes) else {
             let head = bytes.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
             throw .unsupportedFormat(bytes.isEmpty ? "the data is empty" : "the file starts with bytes \(head)")
@@ -84,13 +91,7 @@ extension Image {
     /// - Throws: ``ImageError/unreadableFile(path:reason:)`` when it cannot be read, and
     ///   the errors of ``init(data:options:)``.
     public init(contentsOfFile path: String, options: DecodingOptions = DecodingOptions()) throws(ImageError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadableFile(path: path, reason: (error as NSError).localizedDescription)
-        }
-        try self.init(data: data, options: options)
+        try self.init(data: try readFileBytes(path), options: options)
     }
 
     /// Decodes a JPEG file straight to about the size a model needs (DCT scaling).
@@ -136,4 +137,27 @@ extension Image {
         }
         return image.oriented(orientation)
     }
+}
+
+/// Reads a whole file into bytes with one allocation (no `Data` bridging).
+/// - Throws: ``ImageError/unreadableFile(path:reason:)``.
+func readFileBytes(_ path: String) throws(ImageError) -> [UInt8] {
+    guard let file = fopen(path, "rb") else {
+        throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+    }
+    defer { fclose(file) }
+    var status = stat()
+    guard fstat(fileno(file), &status) == 0 else {
+        throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+    }
+    let size = Int(status.st_size)
+    var readCount = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        readCount = size > 0 ? fread(buffer.baseAddress, 1, size, file) : 0
+        count = readCount
+    }
+    guard readCount == size else {
+        throw .unreadableFile(path: path, reason: "read \(readCount) of \(size) bytes")
+    }
+    return bytes
 }

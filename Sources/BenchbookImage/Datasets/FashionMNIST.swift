@@ -111,9 +111,10 @@ public struct IDXFile: Sendable {
     public init(contentsOfFile path: String) throws(IDXError) {
         let raw: [UInt8]
         do {
-            raw = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            raw = try readFileBytes(path)
         } catch {
-            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+            if case .unreadableFile(_, let reason) = error { throw .unreadable(path: path, reason: reason) }
+            throw .unreadable(path: path, reason: error.description)
         }
         try self.init(data: raw, path: path)
     }
