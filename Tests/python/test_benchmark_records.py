@@ -1,0 +1,90 @@
+"""Benchmark records from the Swift library, checked from Python.
+
+Runs `benchbook-bench sample-records` (a small Swift executable that benchmarks a workload and
+writes a record and a sweep) and checks that:
+- the sweep's CSV opens with Python's csv module and agrees with the JSON;
+- the record's statistics agree with NumPy recomputed from the raw per-run times;
+- the model SHA-256 agrees with hashlib; machine, versions and shapes are recorded.
+
+The executable is $BENCHBOOK_BENCH_BIN, or .build/release/benchbook-bench (built by `make`).
+"""
+import csv
+import hashlib
+import json
+import os
+import subprocess
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = Path(os.environ.get("BENCHBOOK_BENCH_BIN", ROOT / ".build" / "release" / "benchbook-bench"))
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    if not BINARY.exists():
+        pytest.fail(f"{BINARY} is missing: run `swift build -c release --product benchbook-bench` "
+                    "or set BENCHBOOK_BENCH_BIN")
+    out = tmp_path_factory.mktemp("records")
+    subprocess.run([str(BINARY), "sample-records", str(out)], check=True, timeout=120,
+                   capture_output=True, text=True)
+    return out
+
+
+def test_csv_opens_with_csv_module_and_matches_json(written):
+    with open(written / "sample-sweep.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    sweep = json.loads((written / "sample-sweep.json").read_text())
+    assert [row["name"] for row in rows] == ["spin 10k", "spin 40k"]
+    assert [int(row["threads"]) for row in rows] == [1, 2]
+    assert list(rows[0].keys())[:3] == ["name", "threads", "runs"]
+    for row, record in zip(rows, sweep["records"]):
+        samples = np.array(record["result"]["samples"])
+        assert int(row["runs"]) == len(samples) >= 30
+        assert float(row["median_ms"]) == pytest.approx(np.percentile(samples, 50) * 1e3, abs=1e-4)
+        assert float(row["p90_ms"]) == pytest.approx(np.percentile(samples, 90) * 1e3, abs=1e-4)
+        assert float(row["min_ms"]) <= float(row["median_ms"]) <= float(row["p99_ms"]) <= float(row["max_ms"])
+        assert float(row["init_ms"]) >= 0
+    # The heavier workload is slower.
+    assert float(rows[1]["median_ms"]) > float(rows[0]["median_ms"])
+    assert sweep["title"] == 'spin, "quoted", name'
+
+
+def test_record_statistics_match_numpy(written):
+    record = json.loads((written / "sample-record.json").read_text())
+    result = record["result"]
+    samples = np.array(result["samples"])
+    stats = result["statistics"]
+    assert stats["count"] == len(samples) >= 30
+    assert stats["minimum"] == samples.min() and stats["maximum"] == samples.max()
+    assert stats["mean"] == pytest.approx(samples.mean(), rel=1e-12)
+    assert stats["standardDeviation"] == pytest.approx(samples.std(), rel=1e-9)
+    for key, p in [("median", 50), ("p90", 90), ("p99", 99)]:
+        assert stats[key] == pytest.approx(np.percentile(samples, p), rel=1e-12)
+    assert result["options"]["threads"] == 1
+    assert result["initSeconds"] >= 0 and result["firstRunSeconds"] > 0
+    assert result["peakResidentBytes"] > 1_000_000
+
+
+def test_record_carries_provenance(written):
+    record = json.loads((written / "sample-record.json").read_text())
+    model = Path(record["modelPath"])
+    assert record["modelSHA256"] == hashlib.sha256(model.read_bytes()).hexdigest()
+    assert record["inputShape"] == [1, 3, 224, 224]
+    assert record["runtime"] == "none (sample)"
+    assert record["libraryVersions"] == {"benchbook": "0.1"}
+    machine = record["machine"]
+    assert machine["coreCount"] == os.cpu_count()
+    cpuinfo = Path("/proc/cpuinfo").read_text()
+    assert machine["cpuModel"] in cpuinfo
+    assert "kernel" in machine["operatingSystem"]
+    if Path("/etc/os-release").exists():
+        pretty = [line.split("=", 1)[1].strip('"') for line in Path("/etc/os-release").read_text().splitlines()
+                  if line.startswith("PRETTY_NAME=")]
+        assert machine["operatingSystem"].startswith(pretty[0])
+    # ISO 8601 date, recent.
+    date = datetime.fromisoformat(record["date"].replace("Z", "+00:00"))
+    assert abs((datetime.now(date.tzinfo) - date).total_seconds()) < 600

@@ -1,0 +1,27 @@
+# Benchmarks, records and charts (issue 6).
+#
+# The Swift unit tests need nothing generated: the NumPy reference values
+# (Tests/Fixtures/benchmark/statistics-reference.json) and the chart goldens
+# (Tests/Fixtures/charts/*.png) are committed. `make bench-fixtures` regenerates the former;
+# see Tests/Fixtures/charts/README.md for the latter.
+
+BENCH_BIN := $(RELEASE_DIR)/benchbook-bench
+
+.PHONY: bench-tool bench-fixtures test-bench bench-overhead
+
+bench-tool: setup
+	$(SWIFT_BUILD) --product benchbook-bench
+
+bench-fixtures: venv
+	$(PYTHON) scripts/bench/make_statistics_fixture.py Tests/Fixtures/benchmark/statistics-reference.json
+
+# A record and a sweep written by Swift, read back with Python's csv/json, NumPy and hashlib.
+test-bench: bench-tool
+	BENCHBOOK_BENCH_BIN=$(BENCH_BIN) $(PYTHON) -m pytest -q Tests/python/test_benchmark_records.py
+
+# Harness overhead figures: results/benchmark-overhead.{txt,json}.
+bench-overhead: bench-tool
+	$(BENCH_BIN) overhead results
+
+TEST_TARGETS += test-bench
+RUN_TARGETS  += bench-overhead
