@@ -79,11 +79,15 @@ struct OverheadMeasurement {
         let minimumOverhead = (harnessWallPerRun.min() ?? 0) / (plainPerRun.min() ?? 1) - 1
         let reportedDifference = LatencyStatistics.percentile(50, of: reportedRatios) - 1
         let machine = MachineDescription.current
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+            .split(separator: " ").prefix(3).joined(separator: " ") ?? "unknown"
 
         let text = """
             Benchmark harness overhead (benchbook-bench overhead, release build)
             machine: \(machine.cpuModel), \(machine.coreCount) cores, \(machine.operatingSystem)
             date: \(ISO8601DateFormatter().string(from: Date()))
+            load average at the end (1, 5, 15 min): \(load) (other processes share the cores; the
+            thread-CPU-time figure is the one preemption does not inflate)
 
             empty closure, \(empty.statistics.count) runs:
               reported per run: median \(ns(empty.statistics.median)), mean \(ns(empty.statistics.mean)), p90 \(ns(empty.statistics.p90))
@@ -107,6 +111,7 @@ struct OverheadMeasurement {
         let json: [String: Any] = [
             "command": "swift build -c release --product benchbook-bench && .build/release/benchbook-bench overhead results",
             "date": ISO8601DateFormatter().string(from: Date()),
+            "load_average": load,
             "cpu_model": machine.cpuModel, "core_count": machine.coreCount, "os": machine.operatingSystem,
             "empty_closure_runs": empty.statistics.count,
             "empty_closure_median_ns": empty.statistics.median * 1e9,

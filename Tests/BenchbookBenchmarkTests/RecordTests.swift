@@ -80,3 +80,17 @@ extension SerialBenchmarkTests {
     }
 }
 }
+
+extension SerialBenchmarkTests.RecordTests {
+    @Test func runAndRecordWritesTheFile() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recorded = try Benchmark("cell", options: Self.fast).runAndRecord(to: directory, inputShape: [3]) { usleep(50) }
+        let read = try BenchmarkRecord(contentsOf: recorded.file)
+        #expect(read.result.samples == recorded.record.result.samples)
+        #expect(read.inputShape == [3])
+        #expect(recorded.description.contains("recorded in \(recorded.file.path)"))
+        let html = try #require(recorded.record.mimeBundle.data["text/html"])
+        #expect(html.contains("machine") && html.contains("input shape"))
+    }
+}
