@@ -69,7 +69,15 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
         .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs"]),
         .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage"]),
-        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookCharts"]),
+        // Models (issue 5): libtorch through a C shim, LiteRT through dlopen.
+        .target(name: "CTorchShim",
+                cxxSettings: [.define("_GLIBCXX_USE_CXX11_ABI", to: "1"),
+                              .unsafeFlags(["-std=c++17", "-I/usr/include/torch/csrc/api/include", "-w"])],
+                linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10")]),
+        .target(name: "CLiteRT", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CTorchShim", "CLiteRT"]),
+        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels"]),
+        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts"]),
 
         // MARK: Tests
         .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire"]),
@@ -79,5 +87,6 @@ let package = Package(
         .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark"]),
         .testTarget(name: "BenchbookChartsTests", dependencies: ["BenchbookCharts"]),
         .testTarget(name: "BenchbookImageTests", dependencies: ["BenchbookImage"]),
+        .testTarget(name: "BenchbookModelsTests", dependencies: ["BenchbookModels"]),
     ]
 )

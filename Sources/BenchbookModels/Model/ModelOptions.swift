@@ -1,0 +1,30 @@
+/// How to load a ``Model``.
+public struct ModelOptions: Sendable {
+    /// The file format; `nil` decides from the extension, then the contents.
+    public var format: ModelFormat?
+    /// The number of CPU threads; `nil` keeps the runtime's default (libtorch: all cores,
+    /// LiteRT: 1 unless set).
+    public var threads: Int?
+    /// The quantised engine for libtorch models: "qnnpack" (the default, the engine phones
+    /// use and the course's int8 models were made for) or "onednn"; `nil` keeps the current
+    /// one. libtorch has one engine per process. Ignored for TensorFlow Lite.
+    public var quantizedEngine: String?
+    /// Load TorchScript and PyTorch Lite files once in a child process first, so that a
+    /// damaged file that crashes libtorch's loader becomes an error instead of ending the
+    /// notebook's process. Costs one extra load.
+    public var checksInChildProcess: Bool
+
+    /// Creates options.
+    /// - Parameters:
+    ///   - format: the file format, or `nil` to detect it.
+    ///   - threads: the CPU thread count, or `nil` for the default.
+    ///   - quantizedEngine: "qnnpack" or "onednn" for libtorch, or `nil` to keep the current one.
+    ///   - checksInChildProcess: probe-load libtorch files in a child process first.
+    public init(format: ModelFormat? = nil, threads: Int? = nil, quantizedEngine: String? = "qnnpack",
+                checksInChildProcess: Bool = true) {
+        self.format = format
+        self.threads = threads
+        self.quantizedEngine = quantizedEngine
+        self.checksInChildProcess = checksInChildProcess
+    }
+}

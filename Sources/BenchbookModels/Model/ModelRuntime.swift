@@ -1,0 +1,20 @@
+import BenchbookTensor
+
+/// What each runtime behind ``Model`` provides. Internal: notebooks use ``Model``.
+protocol ModelRuntime: AnyObject {
+    /// The model's inputs, in call order.
+    var inputs: [TensorDescription] { get }
+    /// The model's outputs, in result order.
+    var outputs: [TensorDescription] { get }
+    /// Class labels the file records, if any.
+    var labels: [String]? { get }
+    /// The thread count the runtime uses for this model.
+    var threadCount: Int { get }
+    /// Changes the thread count.
+    func setThreadCount(_ count: Int) throws(ModelError)
+    /// Runs the model on inputs already checked against ``inputs``.
+    func run(_ inputs: [Tensor]) throws(ModelError) -> [Tensor]
+    /// Times `iterations` runs in the runtime's own loop, without Benchbook in between,
+    /// in seconds per run; `nil` when the runtime has no such loop here.
+    func timeOwnLoop(_ inputs: [Tensor], iterations: Int) throws(ModelError) -> [Double]?
+}

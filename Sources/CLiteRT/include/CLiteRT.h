@@ -1,0 +1,130 @@
+/* CLiteRT: the part of the LiteRT C API (libLiteRt.so from the PyPI wheel ai-edge-litert
+ * 2.3.0) that Benchbook uses, declared here because the wheel ships no headers.
+ *
+ * Types and signatures were checked against the LiteRT 2.x C headers (litert_common.h,
+ * litert_layout.h, litert_model_types.h, litert_model.h, litert_options.h,
+ * litert_opaque_options.h, litert_compiled_model.h, litert_tensor_buffer.h,
+ * litert_environment.h) and against the symbols the library exports. The library is
+ * opened at run time with dlopen (bbl_open); each bbl_ function forwards to the symbol
+ * of the same LiteRt name.
+ */
+#ifndef CLITERT_H
+#define CLITERT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int32_t LiteRtStatus;          /* 0 is kLiteRtStatusOk */
+typedef size_t LiteRtParamIndex;
+typedef int32_t LiteRtHwAcceleratorSet; /* kLiteRtHwAcceleratorCpu = 1 */
+typedef int32_t LiteRtElementType;     /* TfLiteType values: float32 1, int32 2, uint8 3, int64 4, int8 9 */
+typedef int32_t LiteRtTensorBufferLockMode; /* read 0, write 1 */
+typedef int32_t LiteRtQuantizationTypeId;   /* none 0, per tensor 1, per channel 2 */
+
+typedef struct LiteRtEnvironmentT *LiteRtEnvironment;
+typedef struct LiteRtModelT *LiteRtModel;
+typedef struct LiteRtSignatureT *LiteRtSignature;
+typedef struct LiteRtTensorT *LiteRtTensor;
+typedef struct LiteRtOptionsT *LiteRtOptions;
+typedef struct LiteRtOpaqueOptionsT *LiteRtOpaqueOptions;
+typedef struct LiteRtCompiledModelT *LiteRtCompiledModel;
+typedef struct LiteRtTensorBufferT *LiteRtTensorBuffer;
+
+#define BBL_MAX_RANK 8
+
+/* LiteRtLayout: 68 bytes with GCC/Clang (rank:7 and has_strides:1 share one int). */
+typedef struct {
+  unsigned int rank : 7;
+  bool has_strides : 1;
+  int32_t dimensions[BBL_MAX_RANK];
+  uint32_t strides[BBL_MAX_RANK];
+} LiteRtLayout;
+
+/* LiteRtRankedTensorType: 72 bytes, ABI stable upstream. */
+typedef struct {
+  LiteRtElementType element_type;
+  LiteRtLayout layout;
+} LiteRtRankedTensorType;
+
+typedef struct {
+  float scale;
+  int64_t zero_point;
+} LiteRtQuantizationPerTensor;
+
+/** Opens libLiteRt.so at `path` and resolves every symbol below. Returns 0 on success;
+ * otherwise writes the reason (dlerror text or the missing symbol) to `message`. Safe to
+ * call again: after a success it does nothing. */
+int bbl_open(const char *path, char *message, size_t message_size);
+
+/** True once bbl_open succeeded. */
+bool bbl_is_open(void);
+
+/** Sets a layout's rank (the bit-field cannot be written from Swift). */
+void bbl_layout_set_rank(LiteRtLayout *layout, unsigned int rank);
+/** A layout's rank. */
+unsigned int bbl_layout_rank(const LiteRtLayout *layout);
+
+LiteRtStatus bbl_create_environment(LiteRtEnvironment *environment);
+void bbl_destroy_environment(LiteRtEnvironment environment);
+
+LiteRtStatus bbl_create_model_from_file(LiteRtEnvironment environment, const char *path,
+                                        LiteRtModel *model);
+void bbl_destroy_model(LiteRtModel model);
+LiteRtStatus bbl_get_num_model_signatures(LiteRtModel model, LiteRtParamIndex *count);
+LiteRtStatus bbl_get_model_signature(LiteRtModel model, LiteRtParamIndex index,
+                                     LiteRtSignature *signature);
+LiteRtStatus bbl_get_signature_key(LiteRtSignature signature, const char **key);
+LiteRtStatus bbl_get_num_signature_inputs(LiteRtSignature signature, LiteRtParamIndex *count);
+LiteRtStatus bbl_get_num_signature_outputs(LiteRtSignature signature, LiteRtParamIndex *count);
+LiteRtStatus bbl_get_signature_input_name(LiteRtSignature signature, LiteRtParamIndex index,
+                                          const char **name);
+LiteRtStatus bbl_get_signature_output_name(LiteRtSignature signature, LiteRtParamIndex index,
+                                           const char **name);
+LiteRtStatus bbl_get_signature_input_tensor(LiteRtSignature signature, LiteRtParamIndex index,
+                                            LiteRtTensor *tensor);
+LiteRtStatus bbl_get_signature_output_tensor(LiteRtSignature signature, LiteRtParamIndex index,
+                                             LiteRtTensor *tensor);
+LiteRtStatus bbl_get_ranked_tensor_type(LiteRtTensor tensor, LiteRtRankedTensorType *type);
+LiteRtStatus bbl_get_quantization_type_id(LiteRtTensor tensor, LiteRtQuantizationTypeId *id);
+LiteRtStatus bbl_get_per_tensor_quantization(LiteRtTensor tensor,
+                                             LiteRtQuantizationPerTensor *quantization);
+
+LiteRtStatus bbl_create_options(LiteRtOptions *options);
+void bbl_destroy_options(LiteRtOptions options);
+LiteRtStatus bbl_set_options_hardware_accelerators(LiteRtOptions options,
+                                                   LiteRtHwAcceleratorSet accelerators);
+/** Adds CPU options given as TOML text (for example "num_threads = 2") under the CPU
+ * accelerator's payload identifier. The text is copied. */
+LiteRtStatus bbl_add_cpu_options(LiteRtOptions options, const char *identifier,
+                                 const char *toml);
+
+LiteRtStatus bbl_create_compiled_model(LiteRtEnvironment environment, LiteRtModel model,
+                                       LiteRtOptions options, LiteRtCompiledModel *compiled);
+void bbl_destroy_compiled_model(LiteRtCompiledModel compiled);
+LiteRtStatus bbl_resize_input_tensor(LiteRtCompiledModel compiled, LiteRtParamIndex signature,
+                                     LiteRtParamIndex input, const int *dimensions,
+                                     size_t rank);
+LiteRtStatus bbl_run_compiled_model(LiteRtCompiledModel compiled, LiteRtParamIndex signature,
+                                    size_t input_count, LiteRtTensorBuffer *inputs,
+                                    size_t output_count, LiteRtTensorBuffer *outputs);
+
+/** Wraps caller-owned, 64-byte-aligned host memory (no deallocator: the caller frees it
+ * after destroying the buffer). */
+LiteRtStatus bbl_create_tensor_buffer_from_host_memory(const LiteRtRankedTensorType *type,
+                                                       void *memory, size_t size,
+                                                       LiteRtTensorBuffer *buffer);
+void bbl_destroy_tensor_buffer(LiteRtTensorBuffer buffer);
+LiteRtStatus bbl_lock_tensor_buffer(LiteRtTensorBuffer buffer, void **address,
+                                    LiteRtTensorBufferLockMode mode);
+LiteRtStatus bbl_unlock_tensor_buffer(LiteRtTensorBuffer buffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,114 @@
+/* CTorchShim: a C interface over libtorch 1.13 (TorchScript and PyTorch Lite).
+ *
+ * Every function catches all C++ exceptions. Functions that can fail return NULL or a
+ * non-zero status and, when `error` is not NULL, store a message the caller frees with
+ * bbt_free_string. Handles are opaque; each has one free function.
+ */
+#ifndef CTORCHSHIM_H
+#define CTORCHSHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A loaded TorchScript or PyTorch Lite module. */
+typedef struct bbt_module bbt_module;
+/** The tensors a forward call returned, copied to contiguous CPU memory. */
+typedef struct bbt_outputs bbt_outputs;
+
+/** Element types shared with Swift (values are this API's own, not libtorch's). */
+typedef enum {
+  BBT_FLOAT32 = 0,
+  BBT_UINT8 = 1,
+  BBT_INT8 = 2,
+  BBT_INT32 = 3,
+  BBT_INT64 = 4,
+} bbt_element_type;
+
+/** How to read the file. */
+typedef enum {
+  BBT_FORMAT_TORCHSCRIPT = 0, /* torch::jit::load */
+  BBT_FORMAT_LITE = 1,        /* torch::jit::_load_for_mobile */
+} bbt_format;
+
+/** One input tensor, borrowed for the duration of a call. */
+typedef struct {
+  const void *data;
+  bbt_element_type element_type;
+  const int64_t *shape;
+  int32_t rank;
+} bbt_tensor_view;
+
+/** Frees a message returned through an `error` parameter. */
+void bbt_free_string(char *text);
+
+/** Loads a module on the CPU. Returns NULL and sets `error` on failure. */
+bbt_module *bbt_load(const char *path, bbt_format format, char **error);
+
+/** Loads the file in a forked child first and reports whether it loads without crashing
+ * the process. Returns 0 when it loads, 1 when loading threw (message in `error`), 2 when
+ * the loader crashed (signal number in `error`), -1 when the check could not run. */
+int bbt_probe_load(const char *path, bbt_format format, char **error);
+
+/** Frees a module (NULL is allowed). */
+void bbt_module_free(bbt_module *module);
+
+/** The number of arguments of `forward`, not counting `self`; -1 when unknown. */
+int bbt_input_count(const bbt_module *module);
+
+/** The name of argument `index` of `forward` (owned by the module), or NULL. */
+const char *bbt_input_name(const bbt_module *module, int index);
+
+/** The type of argument `index` as the schema writes it ("Tensor"), or NULL. */
+const char *bbt_input_type(const bbt_module *module, int index);
+
+/** The JSON text of the module's extra file "benchbook.json" (owned by the module);
+ * empty when the file has none. Benchbook's course models record input and output names,
+ * shapes and element types there. */
+const char *bbt_metadata(const bbt_module *module);
+
+/** Runs `forward` without gradients. Tensor outputs, and tensors inside a returned
+ * tuple or list, are copied (quantised tensors are dequantised to float32). */
+bbt_outputs *bbt_forward(bbt_module *module, const bbt_tensor_view *inputs, int count,
+                         char **error);
+
+/** Runs `forward` `iterations` times on the same inputs, discarding the results, and
+ * writes each run's wall time in nanoseconds to `nanoseconds` (length `iterations`).
+ * The runtime's own loop, the baseline for the Swift benchmark. Returns 0 on success. */
+int bbt_time_forward(bbt_module *module, const bbt_tensor_view *inputs, int count,
+                     int iterations, int64_t *nanoseconds, char **error);
+
+/** Frees outputs (NULL is allowed). */
+void bbt_outputs_free(bbt_outputs *outputs);
+/** The number of output tensors. */
+int bbt_outputs_count(const bbt_outputs *outputs);
+/** Element type of output `index`. */
+bbt_element_type bbt_output_element_type(const bbt_outputs *outputs, int index);
+/** Rank of output `index`. */
+int bbt_output_rank(const bbt_outputs *outputs, int index);
+/** Size of axis `axis` of output `index`. */
+int64_t bbt_output_dimension(const bbt_outputs *outputs, int index, int axis);
+/** The contiguous elements of output `index` (owned by `outputs`). */
+const void *bbt_output_data(const bbt_outputs *outputs, int index);
+
+/** Sets libtorch's intra-op thread count (process-wide). Returns 0 on success. */
+int bbt_set_threads(int count, char **error);
+/** libtorch's intra-op thread count. */
+int bbt_threads(void);
+
+/** Selects the quantised engine ("qnnpack", "onednn", "fbgemm", "x86"), process-wide.
+ * Returns 0 on success, non-zero with `error` when this build lacks it. */
+int bbt_set_quantized_engine(const char *name, char **error);
+/** The current quantised engine's name (static string). */
+const char *bbt_quantized_engine(void);
+/** The supported quantised engine names, comma separated (caller frees). */
+char *bbt_supported_quantized_engines(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

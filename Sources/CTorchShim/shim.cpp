@@ -1,0 +1,336 @@
+// The C interface over libtorch declared in include/CTorchShim.h. Every entry point
+// catches every exception and turns it into a status and a message.
+
+#include "CTorchShim.h"
+
+#include <ATen/Parallel.h>
+#include <ATen/core/ivalue.h>
+#include <c10/core/QEngine.h>
+#include <torch/csrc/jit/mobile/import.h>
+#include <torch/csrc/jit/mobile/module.h>
+#include <torch/csrc/jit/serialization/import.h>
+#include <torch/script.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct bbt_module {
+  bbt_format format;
+  std::optional<torch::jit::Module> script;
+  std::optional<torch::jit::mobile::Module> lite;
+  bool schema_known = false;
+  std::vector<std::string> input_names;
+  std::vector<std::string> input_types;
+  std::string metadata;
+};
+
+struct bbt_outputs {
+  std::vector<at::Tensor> tensors;
+};
+
+namespace {
+
+char *copy_string(const std::string &text) {
+  char *copy = static_cast<char *>(std::malloc(text.size() + 1));
+  if (copy) std::memcpy(copy, text.c_str(), text.size() + 1);
+  return copy;
+}
+
+void set_error(char **error, const std::string &text) {
+  if (error) *error = copy_string(text);
+}
+
+// c10::Error messages carry a C++ backtrace after the first line; keep what a user reads.
+std::string readable(const std::exception &e) {
+  if (auto c10_error = dynamic_cast<const c10::Error *>(&e)) {
+    return c10_error->what_without_backtrace();
+  }
+  return e.what();
+}
+
+template <typename Body, typename Fallback>
+auto guarded(char **error, Fallback fallback, Body body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const std::exception &e) {
+    set_error(error, readable(e));
+  } catch (...) {
+    set_error(error, "libtorch threw an exception that is not a std::exception");
+  }
+  return fallback;
+}
+
+at::ScalarType scalar_type(bbt_element_type type) {
+  switch (type) {
+    case BBT_FLOAT32: return at::kFloat;
+    case BBT_UINT8: return at::kByte;
+    case BBT_INT8: return at::kChar;
+    case BBT_INT32: return at::kInt;
+    case BBT_INT64: return at::kLong;
+  }
+  throw std::invalid_argument("unknown element type code " + std::to_string(type));
+}
+
+std::vector<c10::IValue> make_inputs(const bbt_tensor_view *inputs, int count) {
+  std::vector<c10::IValue> values;
+  values.reserve(count);
+  for (int i = 0; i < count; ++i) {
+    const bbt_tensor_view &view = inputs[i];
+    std::vector<int64_t> shape(view.shape, view.shape + view.rank);
+    // from_blob borrows the caller's memory; the caller keeps it alive during the call.
+    auto options = at::TensorOptions().dtype(scalar_type(view.element_type));
+    values.emplace_back(torch::from_blob(const_cast<void *>(view.data), shape, options));
+  }
+  return values;
+}
+
+c10::IValue run(bbt_module *module, std::vector<c10::IValue> inputs) {
+  c10::InferenceMode guard;
+  if (module->format == BBT_FORMAT_LITE) return module->lite->forward(std::move(inputs));
+  return module->script->forward(std::move(inputs));
+}
+
+at::Tensor owned_output(const at::Tensor &tensor) {
+  at::Tensor result = tensor;
+  if (result.is_quantized()) result = result.dequantize();
+  switch (result.scalar_type()) {
+    case at::kFloat: case at::kByte: case at::kChar: case at::kInt: case at::kLong: break;
+    case at::kBool: result = result.to(at::kByte); break;
+    default: result = result.to(at::kFloat); break;
+  }
+  return result.contiguous().clone();
+}
+
+void collect(const c10::IValue &value, std::vector<at::Tensor> &into) {
+  if (value.isTensor()) {
+    into.push_back(owned_output(value.toTensor()));
+  } else if (value.isTuple()) {
+    for (const auto &element : value.toTupleRef().elements()) collect(element, into);
+  } else if (value.isList()) {
+    for (const auto &element : value.toListRef()) collect(element, into);
+  } else if (value.isTensorList()) {
+    for (const auto &tensor : value.toTensorVector()) into.push_back(owned_output(tensor));
+  } else {
+    throw std::runtime_error("forward returned " + value.tagKind() +
+                             ", which is not a tensor or a tuple/list of tensors");
+  }
+}
+
+void read_schema(bbt_module *module, const c10::FunctionSchema &schema) {
+  for (const auto &argument : schema.arguments()) {
+    if (argument.name() == "self") continue;
+    module->input_names.push_back(argument.name());
+    module->input_types.push_back(argument.type()->annotation_str());
+  }
+  module->schema_known = true;
+}
+
+// The course models carry their input/output names and shapes as this extra file.
+const char *const kMetadataFile = "benchbook.json";
+
+bbt_module *load(const char *path, bbt_format format) {
+  auto module = std::make_unique<bbt_module>();
+  module->format = format;
+  torch::jit::ExtraFilesMap extra{{kMetadataFile, ""}};
+  if (format == BBT_FORMAT_LITE) {
+    module->lite = torch::jit::_load_for_mobile(path, c10::Device(c10::kCPU), extra);
+    try {
+      read_schema(module.get(), module->lite->get_method("forward").function().getSchema());
+    } catch (...) {
+      // Older bytecode has no schema: names stay unknown.
+    }
+  } else {
+    module->script = torch::jit::load(path, c10::Device(c10::kCPU), extra);
+    module->script->eval();
+    auto method = module->script->find_method("forward");
+    if (!method) throw std::runtime_error("the module has no forward method");
+    read_schema(module.get(), method->function().getSchema());
+  }
+  module->metadata = extra[kMetadataFile];
+  return module.release();
+}
+
+}  // namespace
+
+extern "C" {
+
+void bbt_free_string(char *text) { std::free(text); }
+
+bbt_module *bbt_load(const char *path, bbt_format format, char **error) {
+  return guarded(error, static_cast<bbt_module *>(nullptr), [&] { return load(path, format); });
+}
+
+int bbt_probe_load(const char *path, bbt_format format, char **error) {
+  pid_t child = fork();
+  if (child < 0) {
+    set_error(error, "fork failed");
+    return -1;
+  }
+  if (child == 0) {
+    int status = 0;
+    try {
+      delete load(path, format);
+    } catch (...) {
+      status = 1;
+    }
+    _exit(status);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) {
+      set_error(error, "waitpid failed");
+      return -1;
+    }
+  }
+  if (WIFSIGNALED(status)) {
+    int signal_number = WTERMSIG(status);
+    set_error(error, std::string("the loader crashed with signal ") + std::to_string(signal_number) +
+                         " (" + strsignal(signal_number) + ")");
+    return 2;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+  // The child threw: load again here to get the message (safe: it throws, not crashes).
+  bbt_module *module = bbt_load(path, format, error);
+  if (module) {
+    bbt_module_free(module);
+    return 0;
+  }
+  return 1;
+}
+
+void bbt_module_free(bbt_module *module) {
+  try {
+    delete module;
+  } catch (...) {
+  }
+}
+
+int bbt_input_count(const bbt_module *module) {
+  return module->schema_known ? static_cast<int>(module->input_names.size()) : -1;
+}
+
+const char *bbt_input_name(const bbt_module *module, int index) {
+  if (index < 0 || index >= static_cast<int>(module->input_names.size())) return nullptr;
+  return module->input_names[index].c_str();
+}
+
+const char *bbt_metadata(const bbt_module *module) { return module->metadata.c_str(); }
+
+const char *bbt_input_type(const bbt_module *module, int index) {
+  if (index < 0 || index >= static_cast<int>(module->input_types.size())) return nullptr;
+  return module->input_types[index].c_str();
+}
+
+bbt_outputs *bbt_forward(bbt_module *module, const bbt_tensor_view *inputs, int count,
+                         char **error) {
+  return guarded(error, static_cast<bbt_outputs *>(nullptr), [&] {
+    c10::IValue result = run(module, make_inputs(inputs, count));
+    auto outputs = std::make_unique<bbt_outputs>();
+    collect(result, outputs->tensors);
+    return outputs.release();
+  });
+}
+
+int bbt_time_forward(bbt_module *module, const bbt_tensor_view *inputs, int count,
+                     int iterations, int64_t *nanoseconds, char **error) {
+  return guarded(error, 1, [&] {
+    std::vector<c10::IValue> values = make_inputs(inputs, count);
+    for (int i = 0; i < iterations; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      c10::IValue result = run(module, values);
+      auto end = std::chrono::steady_clock::now();
+      nanoseconds[i] = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
+    }
+    return 0;
+  });
+}
+
+void bbt_outputs_free(bbt_outputs *outputs) { delete outputs; }
+
+int bbt_outputs_count(const bbt_outputs *outputs) {
+  return static_cast<int>(outputs->tensors.size());
+}
+
+bbt_element_type bbt_output_element_type(const bbt_outputs *outputs, int index) {
+  switch (outputs->tensors[index].scalar_type()) {
+    case at::kByte: return BBT_UINT8;
+    case at::kChar: return BBT_INT8;
+    case at::kInt: return BBT_INT32;
+    case at::kLong: return BBT_INT64;
+    default: return BBT_FLOAT32;
+  }
+}
+
+int bbt_output_rank(const bbt_outputs *outputs, int index) {
+  return static_cast<int>(outputs->tensors[index].dim());
+}
+
+int64_t bbt_output_dimension(const bbt_outputs *outputs, int index, int axis) {
+  return outputs->tensors[index].size(axis);
+}
+
+const void *bbt_output_data(const bbt_outputs *outputs, int index) {
+  return outputs->tensors[index].data_ptr();
+}
+
+int bbt_set_threads(int count, char **error) {
+  return guarded(error, 1, [&] {
+    at::set_num_threads(count);
+    return 0;
+  });
+}
+
+int bbt_threads(void) { return at::get_num_threads(); }
+
+int bbt_set_quantized_engine(const char *name, char **error) {
+  return guarded(error, 1, [&] {
+    std::string requested(name);
+    c10::QEngine engine;
+    if (requested == "qnnpack") engine = c10::QEngine::QNNPACK;
+    else if (requested == "onednn") engine = c10::QEngine::ONEDNN;
+    else if (requested == "fbgemm") engine = c10::QEngine::FBGEMM;
+    else if (requested == "x86") engine = c10::QEngine::X86;
+    else throw std::invalid_argument("unknown quantised engine '" + requested + "'");
+    at::globalContext().setQEngine(engine);
+    return 0;
+  });
+}
+
+const char *bbt_quantized_engine(void) {
+  switch (at::globalContext().qEngine()) {
+    case c10::QEngine::QNNPACK: return "qnnpack";
+    case c10::QEngine::ONEDNN: return "onednn";
+    case c10::QEngine::FBGEMM: return "fbgemm";
+    case c10::QEngine::X86: return "x86";
+    default: return "none";
+  }
+}
+
+char *bbt_supported_quantized_engines(void) {
+  std::string names;
+  for (auto engine : at::globalContext().supportedQEngines()) {
+    std::string name;
+    switch (engine) {
+      case c10::QEngine::QNNPACK: name = "qnnpack"; break;
+      case c10::QEngine::ONEDNN: name = "onednn"; break;
+      case c10::QEngine::FBGEMM: name = "fbgemm"; break;
+      case c10::QEngine::X86: name = "x86"; break;
+      default: continue;
+    }
+    if (!names.empty()) names += ",";
+    names += name;
+  }
+  return copy_string(names);
+}
+
+}  // extern "C"

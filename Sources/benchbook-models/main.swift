@@ -1,0 +1,52 @@
+// benchbook-models: the command-line side of BenchbookModels, used by the Makefile and the
+// Python test/benchmark drivers.
+//
+//   benchbook-models describe MODEL...
+//   benchbook-models run MODEL INPUT.json            (prints outputs as JSON; see compare)
+//   benchbook-models accuracy [--data DIR] [--out FILE.md] MODEL...
+//   benchbook-models bench [--threads 1,2] [--runs N] [--warmup N] [--rounds N] MODEL...
+//   benchbook-models corrupt [--count 200] [--seed N] [--dir DIR] MODEL...
+import BenchbookModels
+import Foundation
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let command = arguments.isEmpty ? "help" : arguments.removeFirst()
+
+@MainActor func option(_ name: String, _ fallback: String) -> String {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return fallback }
+    let value = arguments[index + 1]
+    arguments.removeSubrange(index ... index + 1)
+    return value
+}
+
+do {
+    switch command {
+    case "describe":
+        for path in arguments { print(try Model(contentsOf: path)) }
+    case "accuracy":
+        let data = option("--data", "/usr/share/datasets/fashion-mnist")
+        let out = option("--out", "")
+        try AccuracyCommand.run(models: arguments, dataDirectory: data, output: out.isEmpty ? nil : out,
+                                command: CommandLine.arguments.joined(separator: " "))
+    case "bench":
+        let threads = option("--threads", "1,2").split(separator: ",").compactMap { Int($0) }
+        let runs = Int(option("--runs", "50")) ?? 50
+        let warmup = Int(option("--warmup", "10")) ?? 10
+        let rounds = Int(option("--rounds", "4")) ?? 4
+        try BenchCommand.run(models: arguments, threads: threads, runs: runs, warmup: warmup, rounds: rounds)
+    case "corrupt":
+        let count = Int(option("--count", "200")) ?? 200
+        let seed = UInt64(option("--seed", "5")) ?? 5
+        let directory = option("--dir", NSTemporaryDirectory() + "benchbook-corrupt-\(getpid())")
+        let outcome = try CorruptCommand.run(models: arguments, count: count, seed: seed, directory: directory)
+        print("corrupt files: \(count), thrown errors: \(outcome.thrown), loaded and ran: \(outcome.loadedAndRan), crashes: 0")
+        for (damage, counts) in outcome.byDamage.sorted(by: { $0.key < $1.key }) {
+            print("  \(damage): thrown \(counts.thrown), loaded and ran \(counts.ran)")
+        }
+    default:
+        print("usage: benchbook-models describe|accuracy|bench|corrupt ... (see Sources/benchbook-models/main.swift)")
+    }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}

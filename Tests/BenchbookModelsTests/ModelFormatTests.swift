@@ -1,0 +1,20 @@
+import Foundation
+import XCTest
+@testable import BenchbookModels
+
+final class ModelFormatTests: XCTestCase {
+    func testExtensionsMapToFormats() {
+        XCTAssertEqual(ModelFormat(fileExtension: "PT"), .torchScript)
+        XCTAssertEqual(ModelFormat(fileExtension: "ptl"), .pyTorchLite)
+        XCTAssertEqual(ModelFormat(fileExtension: "tflite"), .tensorFlowLite)
+        XCTAssertNil(ModelFormat(fileExtension: "onnx"))
+    }
+
+    func testSignatureReadsContents() {
+        XCTAssertEqual(ModelFormat.Signature(contents: Data([0, 0, 0, 0]) + Data("TFL3".utf8)), .tensorFlowLite)
+        XCTAssertEqual(ModelFormat.Signature(contents: Data([0x50, 0x4B, 3, 4]) + Data("x/bytecode.pkl".utf8)),
+                       .pyTorchLiteZip)
+        XCTAssertEqual(ModelFormat.Signature(contents: Data([0x50, 0x4B, 3, 4, 1, 2])), .torchScriptZip)
+        XCTAssertEqual(ModelFormat.Signature(contents: Data("hello world".utf8)), .unknown)
+    }
+}
