@@ -64,12 +64,15 @@ func checkAll(_ cases: [[String: Any]], tolerance defaultTolerance: Int, file: S
               _ produce: ([String: Any]) throws -> (Image, Image)) {
     XCTAssertFalse(cases.isEmpty, "no golden cases of this kind", file: file, line: line)
     var failures: [String] = []
+    var exact = 0, worst = 0
     for testCase in cases {
         let name = testCase["name"] as! String
         let tolerance = testCase["tolerance"] as? Int ?? defaultTolerance
         do {
             let (actual, expected) = try produce(testCase)
             if let difference = maxDifference(actual, expected) {
+                if difference == 0 { exact += 1 }
+                worst = max(worst, difference)
                 if difference > tolerance { failures.append("\(name): max difference \(difference) > \(tolerance)") }
             } else {
                 failures.append("\(name): got \(actual), expected \(expected)")
@@ -78,5 +81,7 @@ func checkAll(_ cases: [[String: Any]], tolerance defaultTolerance: Int, file: S
             failures.append("\(name): threw \(error)")
         }
     }
+    let kind = cases.first?["kind"] as? String ?? "?"
+    print("golden \(kind): \(cases.count) cases, \(exact) bit-exact, largest difference \(worst)")
     XCTAssert(failures.isEmpty, "\(failures.count) of \(cases.count) cases differ:\n" + failures.joined(separator: "\n"), file: file, line: line)
 }

@@ -26,8 +26,18 @@ final class PillowGoldenTests: XCTestCase {
         checkAll(cases, tolerance: 1) { testCase in
             let filter = ResizeFilter(rawValue: testCase["filter"] as! String)!
             let image = try goldens.input(testCase)
-            let resized = try image.resized(width: testCase["width"] as! Int, height: testCase["height"] as! Int, filter: filter)
+            let gap = (testCase["reducingGap"] as? NSNumber)?.doubleValue
+            let resized = try image.resized(width: testCase["width"] as! Int, height: testCase["height"] as! Int,
+                                            filter: filter, reducingGap: gap)
             return (resized, try goldens.expectedImage(testCase))
+        }
+    }
+
+    func testReduceMatchesPillowWithinOne() {
+        checkAll(goldens.cases(kind: "reduce"), tolerance: 1) { testCase in
+            let image = try goldens.input(testCase)
+            let reduced = try image.reduced(factorX: testCase["factorX"] as! Int, factorY: testCase["factorY"] as! Int)
+            return (reduced, try goldens.expectedImage(testCase))
         }
     }
 

@@ -175,6 +175,20 @@ def main():
                 w.case(kind="resize", name=label, input=f"{name}.png", filter=filter_name,
                        width=size[0], height=size[1], expected=w.image(label, result))
 
+    # Pillow's reducing rules: Image.reduce, and resize with reducing_gap.
+    for name in ["gradient", "noise", "alpha", "text"]:
+        image = sources[name]
+        for factor in [(2, 2), (3, 2), (5, 7)]:
+            label = f"reduce-{name}-{factor[0]}x{factor[1]}"
+            w.case(kind="reduce", name=label, input=f"{name}.png", factorX=factor[0], factorY=factor[1],
+                   expected=w.image(label, image.reduce(factor)))
+        for gap in [1.5, 2.0, 3.0]:
+            for filter_name in ["bilinear", "bicubic", "lanczos", "box"]:
+                size = (max(1, image.width // 7), max(1, image.height // 5))
+                label = f"resize-gap-{name}-{filter_name}-{gap}"
+                w.case(kind="resize", name=label, input=f"{name}.png", filter=filter_name, reducingGap=gap,
+                       width=size[0], height=size[1], expected=w.image(label, image.resize(size, FILTERS[filter_name], reducing_gap=gap)))
+
     # Colour operations.
     for name in ["gradient", "checker", "noise", "alpha"]:
         gray = sources[name].convert("LA" if name == "alpha" else "L")

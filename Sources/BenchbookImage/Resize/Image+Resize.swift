@@ -10,14 +10,33 @@ extension Image {
     ///   - height: the new height, at least 1.
     ///   - filter: the resampling filter; ``ResizeFilter/bilinear`` is torchvision's default.
     /// - Throws: ``ImageError/invalidArgument(_:)`` for a size below 1x1.
-    public func resized(width newWidth: Int, height newHeight: Int, filter: ResizeFilter = .bilinear) throws(ImageError) -> Image {
+    ///   - reducingGap: Pillow's `reducing_gap`: when set (2 or 3 are typical), the image is
+    ///     first shrunk by whole factors `floor(size / new size / gap)` with box averaging
+    ///     (``reduced(by:)``), then resized from there; faster, and close to the full result
+    ///     when the gap is 3 or more. `nil` (Pillow's default) resizes in one pass.
+    public func resized(width newWidth: Int, height newHeight: Int, filter: ResizeFilter = .bilinear,
+                        reducingGap: Double? = nil) throws(ImageError) -> Image {
         guard newWidth > 0, newHeight > 0 else {
             throw .invalidArgument("cannot resize to \(newWidth)x\(newHeight); both sides must be at least 1")
         }
+        if let reducingGap, reducingGap < 1 {
+            throw .invalidArgument("reducingGap must be at least 1, not \(reducingGap)")
+        }
         if newWidth == width && newHeight == height { return self }
         if filter == .nearest { return nearestResized(width: newWidth, height: newHeight) }
-        guard format.hasAlpha else { return convolved(width: newWidth, height: newHeight, filter: filter) }
-        return premultiplied().convolved(width: newWidth, height: newHeight, filter: filter).unpremultiplied()
+        // Alpha images are worked on premultiplied throughout, unpremultiplied once at the end.
+        var source = format.hasAlpha ? premultiplied() : self
+        var box = (left: 0.0, top: 0.0, right: Double(width), bottom: Double(height))
+        if let reducingGap {
+            let factorX = max(1, Int(Double(width) / Double(newWidth) / reducingGap))
+            let factorY = max(1, Int(Double(height) / Double(newHeight) / reducingGap))
+            if factorX > 1 || factorY > 1 {
+                source = source.reducedUnchecked(factorX: factorX, factorY: factorY)
+                box = (0, 0, Double(width) / Double(factorX), Double(height) / Double(factorY))
+            }
+        }
+        let result = source.convolved(width: newWidth, height: newHeight, box: box, filter: filter)
+        return format.hasAlpha ? result.unpremultiplied() : result
     }
 
     /// Returns the image resized to `size` with a named filter.
@@ -72,15 +91,17 @@ extension Image {
         return Image(uncheckedWidth: newWidth, height: newHeight, format: format, pixels: output)
     }
 
-    /// The two-pass fixed-point convolution.
-    private func convolved(width newWidth: Int, height newHeight: Int, filter: ResizeFilter) -> Image {
+    /// The two-pass fixed-point convolution of the source region `box`.
+    private func convolved(width newWidth: Int, height newHeight: Int,
+                           box: (left: Double, top: Double, right: Double, bottom: Double),
+                           filter: ResizeFilter) -> Image {
         var current = self
-        if newWidth != width {
-            let kernel = ResampleKernel(inputSize: width, outputSize: newWidth, start: 0, end: Double(width), filter: filter)
+        if newWidth != width || box.left != 0 || box.right != Double(width) {
+            let kernel = ResampleKernel(inputSize: width, outputSize: newWidth, start: box.left, end: box.right, filter: filter)
             current = current.horizontallyResampled(to: newWidth, kernel: kernel)
         }
-        if newHeight != height {
-            let kernel = ResampleKernel(inputSize: height, outputSize: newHeight, start: 0, end: Double(height), filter: filter)
+        if newHeight != height || box.top != 0 || box.bottom != Double(height) {
+            let kernel = ResampleKernel(inputSize: height, outputSize: newHeight, start: box.top, end: box.bottom, filter: filter)
             current = current.verticallyResampled(to: newHeight, kernel: kernel)
         }
         return current
