@@ -66,6 +66,12 @@ do {
             _ = try Image(contentsOfFile: options.jpeg, options: DecodingOptions(draftSize: Size(square: 224)))
         }
         results["jpeg_decode"] = summary(decodeTimes)
+        let decoded = try Image(contentsOfFile: options.jpeg, options: DecodingOptions(draftSize: Size(square: 224)))
+        let postTimes = try measure(runs: options.runs) {
+            _ = try decoded.resized(shorterSide: 224, filter: .bilinear).centerCropped(to: Size(square: 224))
+                .tensor(normalization: .imageNet, layout: .nchw)
+        }
+        results["jpeg_postprocess"] = summary(postTimes)
         let tensor = try photoToTensor(options.jpeg)
         if let path = options.tensorOut {
             try tensor.floats.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: path))

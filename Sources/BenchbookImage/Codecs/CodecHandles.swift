@@ -23,21 +23,20 @@ struct DecodedHeader {
     var exifOrientation: Int
 }
 
-/// Owns a libpng decoder (C handle) over bytes it keeps alive; frees it in deinit.
+/// Owns a libpng decoder (C handle) and a copy of the file it reads; frees both in deinit.
 final class PNGDecoder {
-    private let data: [UInt8]
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
     private var handle: OpaquePointer?
     let header: DecodedHeader
 
     init(data: [UInt8], maxPixelCount: Int) throws(ImageError) {
-        self.data = data
+        bytes = ownedCopy(of: data)
         var message = [CChar](repeating: 0, count: Int(CIC_MESSAGE_CAPACITY))
         var info = cic_image_info()
         var decoder: OpaquePointer?
-        let status = data.withUnsafeBufferPointer { bytes in
-            cic_png_open(bytes.baseAddress, bytes.count, UInt64(maxPixelCount), &decoder, &info, &message)
-        }
+        let status = cic_png_open(bytes.baseAddress, data.count, UInt64(maxPixelCount), &decoder, &info, &message)
         guard status == CIC_OK, let decoder else {
+            bytes.deallocate()  // deinit does not run when init throws
             throw imageError(status: status, format: "PNG", message: message)
         }
         handle = decoder
@@ -46,32 +45,34 @@ final class PNGDecoder {
                                exifOrientation: 1)
     }
 
-    deinit { cic_png_free(handle) }
+    deinit {
+        cic_png_free(handle)
+        bytes.deallocate()
+    }
 
     /// Decodes the pixels into a new image.
     func decode() throws(ImageError) -> Image {
         try decodePixels(header: header, format: "PNG") { pixels, stride, message in
-            data.withUnsafeBufferPointer { _ in cic_png_decode(handle, pixels, stride, message) }
+            cic_png_decode(handle, pixels, stride, message)
         }
     }
 }
 
-/// Owns a libjpeg-turbo decoder (C handle) over bytes it keeps alive; frees it in deinit.
+/// Owns a libjpeg-turbo decoder (C handle) and a copy of the file it reads; frees both in deinit.
 final class JPEGDecoder {
-    private let data: [UInt8]
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
     private var handle: OpaquePointer?
     let header: DecodedHeader
 
     init(data: [UInt8], scaleEighths: Int, fast: Bool, maxPixelCount: Int) throws(ImageError) {
-        self.data = data
+        bytes = ownedCopy(of: data)
         var message = [CChar](repeating: 0, count: Int(CIC_MESSAGE_CAPACITY))
         var info = cic_image_info()
         var decoder: OpaquePointer?
-        let status = data.withUnsafeBufferPointer { bytes in
-            cic_jpeg_open(bytes.baseAddress, bytes.count, Int32(scaleEighths), fast ? 1 : 0,
-                          UInt64(maxPixelCount), &decoder, &info, &message)
-        }
+        let status = cic_jpeg_open(bytes.baseAddress, data.count, Int32(scaleEighths), fast ? 1 : 0,
+                                   UInt64(maxPixelCount), &decoder, &info, &message)
         guard status == CIC_OK, let decoder else {
+            bytes.deallocate()  // deinit does not run when init throws
             throw imageError(status: status, format: "JPEG", message: message)
         }
         handle = decoder
@@ -80,14 +81,25 @@ final class JPEGDecoder {
                                exifOrientation: Int(info.exif_orientation))
     }
 
-    deinit { cic_jpeg_free(handle) }
+    deinit {
+        cic_jpeg_free(handle)
+        bytes.deallocate()
+    }
 
     /// Decodes the pixels into a new image (before any Exif orientation).
     func decode() throws(ImageError) -> Image {
         try decodePixels(header: header, format: "JPEG") { pixels, stride, message in
-            data.withUnsafeBufferPointer { _ in cic_jpeg_decode(handle, pixels, stride, message) }
+            cic_jpeg_decode(handle, pixels, stride, message)
         }
     }
+}
+
+/// A heap copy of the file that stays put while a C decoder reads it (at least one byte,
+/// so the pointer is never null).
+private func ownedCopy(of data: [UInt8]) -> UnsafeMutableBufferPointer<UInt8> {
+    let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, data.count))
+    _ = buffer.initialize(from: data)
+    return UnsafeMutableBufferPointer(rebasing: buffer[0..<max(1, data.count)])
 }
 
 /// Allocates the pixel array and lets a C decoder fill it.
