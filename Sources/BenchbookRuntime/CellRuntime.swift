@@ -28,7 +28,10 @@ public enum _BenchbookCell {
                 KernelChannel.shared.send(["event": "result", "data": ["text/plain": "nil"], "metadata": [:] as [String: Any]])
                 return
             }
-            var event = mimeBundle(of: value).messageFields
+            // Like a REPL, a result shows its debug form: strings in quotes.
+            let bundle = (value as? NotebookDisplayable)?.mimeBundle
+                ?? MimeBundle(plainText: removingCellModuleNames(String(reflecting: value)))
+            var event = bundle.messageFields
             event["event"] = "result"
             KernelChannel.shared.send(event)
         }
@@ -81,7 +84,7 @@ public enum _BenchbookCell {
         fflush(nil)
         var event: [String: Any] = ["event": "finished", "bound": context.boundCount]
         if let error {
-            let typeName = removingCellModuleNames(String(reflecting: type(of: error)))
+            let typeName = removingCellModuleNames(String(describing: type(of: error)))
             let description = removingCellModuleNames(String(describing: error))
             event["ename"] = typeName
             event["evalue"] = description

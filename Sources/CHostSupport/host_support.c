@@ -1,8 +1,22 @@
 #include "CHostSupport.h"
 
-#include <signal.h>
-#include <sys/prctl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <unistd.h>
 
-int bb_host_die_with_parent(void) {
-    return prctl(PR_SET_PDEATHSIG, SIGKILL);
+static void *watch_parent(void *argument) {
+    pid_t parent = (pid_t)(intptr_t)argument;
+    for (;;) {
+        if (getppid() != parent) _exit(0);
+        usleep(250 * 1000);
+    }
+    return NULL;
+}
+
+int bb_host_exit_with_parent(void) {
+    pthread_t thread;
+    pid_t parent = getppid();
+    if (parent == 1) return -1;
+    if (pthread_create(&thread, NULL, watch_parent, (void *)(intptr_t)parent) != 0) return -1;
+    return pthread_detach(thread);
 }

@@ -80,7 +80,7 @@ func lastLoaderError() -> String {
 
 typealias CellEntry = @convention(c) () -> Int32
 
-_ = bb_host_die_with_parent()
+_ = bb_host_exit_with_parent()
 signal(SIGINT, SIG_IGN)
 setvbuf(stdout, nil, _IOLBF, 0)
 

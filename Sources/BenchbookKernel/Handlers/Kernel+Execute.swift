@@ -39,11 +39,11 @@ extension Kernel {
         state.end(failed: failure != nil, stopOnError: stopOnError)
         channels.reply(on: channels.shell, to: request, type: "execute_reply", content: content,
                        metadata: ["status": content["status"] ?? "ok"])
-        if state.phase == .aborting { abortQueuedExecutions() }
     }
 
     /// Answers every execute request already queued with `aborted` (stop_on_error).
-    private func abortQueuedExecutions() {
+    /// Called after the failed request's `idle`, so each request's status pair stays together.
+    func abortQueuedExecutions() {
         defer { state.finishAborting() }
         while channels.shell.waitForInput(milliseconds: 50) {
             guard let queued = channels.receive(on: channels.shell, channel: "shell") else { continue }

@@ -1,8 +1,10 @@
 #ifndef CHOST_SUPPORT_H
 #define CHOST_SUPPORT_H
 
-/// Asks the kernel to SIGKILL this process when its parent (the kernel) exits, so a
-/// cell host never outlives its kernel. Returns 0 on success.
-int bb_host_die_with_parent(void);
+/// Starts a watcher thread that ends this process when its parent (the kernel) exits,
+/// so a cell host never outlives its kernel. (PR_SET_PDEATHSIG is not used: it fires
+/// when the parent *thread* that spawned the host exits, which a thread pool may do at
+/// any time.) Returns 0 on success.
+int bb_host_exit_with_parent(void);
 
 #endif

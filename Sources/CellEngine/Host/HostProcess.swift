@@ -53,8 +53,17 @@ final class HostProcess: @unchecked Sendable {
             cEnvironment.forEach { free($0) }
             cArguments.forEach { free($0) }
         }
+        // The spawning thread may be a dispatch worker, which blocks every signal; the
+        // host must start with none blocked so SIGINT reaches the interrupt handler.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var child: pid_t = 0
-        let result = posix_spawn(&child, executable.path, &actions, nil, &cArguments, &cEnvironment)
+        let result = posix_spawn(&child, executable.path, &actions, &attributes, &cArguments, &cEnvironment)
         for fd in [command.read, events.write, out.write, err.write, input.read] { close(fd) }
         guard result == 0 else {
             for fd in [command.write, events.read, out.read, err.read, input.write] { close(fd) }

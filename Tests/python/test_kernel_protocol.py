@@ -1,0 +1,212 @@
+"""The kernel against a real jupyter_client: signing, bad input, control during a long
+cell, heartbeat, execution counting, stdin. Every test starts its own kernel."""
+import json
+import time
+
+import zmq
+from jupyter_client.session import Session
+
+from kernel_helpers import collect, errors, results, run_cell, text_of
+
+
+def connection(km):
+    return km.get_connection_info(session=False)
+
+
+def raw_socket(km, kind, port_name):
+    info = connection(km)
+    sock = zmq.Context.instance().socket(kind)
+    sock.linger = 0
+    sock.connect(f"{info['transport']}://{info['ip']}:{info[port_name]}")
+    return sock
+
+
+def still_answers(kc):
+    reply, outputs = run_cell(kc, "40 + 2")
+    assert reply["status"] == "ok"
+    assert results(outputs) == ["42"]
+
+
+def test_wrong_key_is_dropped_and_kernel_keeps_serving(kernel):
+    km, kc = kernel
+    wrong = Session(key=b"not-the-key")
+    sock = raw_socket(km, zmq.DEALER, "shell_port")
+    marker = "/tmp/benchbook-should-not-exist"
+    msg = wrong.msg("execute_request", {"code": f'import Foundation\nFileManager.default.createFile(atPath: "{marker}", contents: nil)',
+                                        "silent": False, "store_history": True, "user_expressions": {},
+                                        "allow_stdin": False, "stop_on_error": True})
+    wrong.send(sock, msg)
+    assert sock.poll(2000) == 0, "a message with a wrong signature got a reply"
+    import os
+    assert not os.path.exists(marker)
+    still_answers(kc)
+
+
+def test_missing_signature_is_dropped(kernel):
+    km, kc = kernel
+    sock = raw_socket(km, zmq.DEALER, "shell_port")
+    header = json.dumps({"msg_id": "x1", "msg_type": "kernel_info_request", "session": "s", "username": "u",
+                         "date": "2026-01-01T00:00:00Z", "version": "5.3"}).encode()
+    sock.send_multipart([b"<IDS|MSG>", b"", header, b"{}", b"{}", b"{}"])
+    assert sock.poll(2000) == 0
+    still_answers(kc)
+
+
+def test_malformed_frames_and_json_do_not_kill_the_kernel(kernel):
+    km, kc = kernel
+    session = kc.session
+    sock = raw_socket(km, zmq.DEALER, "shell_port")
+    sock.send_multipart([b"no delimiter at all"])
+    sock.send_multipart([b"<IDS|MSG>", b"sig"])  # truncated
+    bad = [b"{not json", b"{}", b"{}", b"{}"]
+    sock.send_multipart([b"<IDS|MSG>", session.sign(bad)] + bad)
+    wrong_types = [json.dumps({"msg_id": 5, "msg_type": ["x"]}).encode(), b"{}", b"{}", b"[]"]
+    sock.send_multipart([b"<IDS|MSG>", session.sign(wrong_types)] + wrong_types)
+    # A valid header whose content fields have the wrong types.
+    msg = session.msg("execute_request", {"code": 12, "silent": "yes", "store_history": None})
+    session.send(sock, msg)
+    assert sock.poll(5000)
+    reply = session.recv(sock, mode=0)[1]
+    assert reply["header"]["msg_type"] == "execute_reply"
+    still_answers(kc)
+
+
+def test_unknown_request_gets_an_error_reply(kernel):
+    km, kc = kernel
+    msg = kc.session.msg("frobnicate_request", {})
+    kc.shell_channel.send(msg)
+    reply = kc.get_shell_msg(timeout=10)
+    assert reply["header"]["msg_type"] == "frobnicate_reply"
+    assert reply["content"]["status"] == "error"
+    still_answers(kc)
+
+
+def test_fifty_megabyte_message(kernel):
+    km, kc = kernel
+    big = "x" * (50 * 1024 * 1024)
+    reply, outputs = run_cell(kc, "// " + big + "\n1 + 1", timeout=300)
+    assert reply["status"] == "ok"
+    assert results(outputs) == ["2"]
+
+
+def test_heartbeat_answers_during_a_ten_second_cell(kernel):
+    km, kc = kernel
+    msg_id = kc.execute("import Foundation\nThread.sleep(forTimeInterval: 10)\n\"slept\"")
+    hb = raw_socket(km, zmq.REQ, "hb_port")
+    answered = 0
+    start = time.time()
+    while time.time() - start < 9:
+        hb.send(b"ping")
+        assert hb.poll(1000), "heartbeat did not answer within 1 s while a cell ran"
+        assert hb.recv() == b"ping"
+        answered += 1
+        time.sleep(0.5)
+    assert answered >= 10
+    reply, outputs = collect(kc, msg_id)
+    assert results(outputs) == ['"slept"']
+
+
+def control_request(kc, msg_type, content=None):
+    msg = kc.session.msg(msg_type, content or {})
+    kc.control_channel.send(msg)
+    return kc.control_channel.get_msg(timeout=10)
+
+
+def test_interrupt_stops_a_library_loop_and_keeps_state(kernel):
+    km, kc = kernel
+    run_cell(kc, "var kept = 7")
+    msg_id = kc.execute("var spins = 0\nwhile true { spins += 1; try Interrupt.check(\"the loop\") }")
+    time.sleep(3)
+    reply = control_request(kc, "interrupt_request")
+    assert reply["content"]["status"] == "ok"
+    content, outputs = collect(kc, msg_id)
+    assert content["status"] == "error"
+    assert content["ename"] == "InterruptedError"
+    assert "interrupted" in content["evalue"]
+    reply, outputs = run_cell(kc, "kept")
+    assert results(outputs) == ["7"]
+
+
+def test_interrupt_restarts_a_cell_that_does_not_stop(kernel):
+    km, kc = kernel
+    run_cell(kc, "let before = 1")
+    msg_id = kc.execute("var n = 0\nwhile true { n &+= 1 }")
+    time.sleep(3)
+    control_request(kc, "interrupt_request")
+    started = time.time()
+    content, outputs = collect(kc, msg_id)
+    assert time.time() - started < 6
+    assert content["ename"] == "Interrupted"
+    assert "before" in " ".join(content["traceback"])
+    reply, outputs = run_cell(kc, "before + 1")
+    assert reply["ename"] == "LostVariable"
+    still_answers(kc)
+
+
+def test_shutdown_over_control_during_a_long_cell(kernel):
+    km, kc = kernel
+    kc.execute("import Foundation\nThread.sleep(forTimeInterval: 60)")
+    time.sleep(2)
+    started = time.time()
+    reply = control_request(kc, "shutdown_request", {"restart": False})
+    assert reply["content"]["status"] == "ok"
+    for _ in range(50):
+        if not km.is_alive():
+            break
+        time.sleep(0.1)
+    assert not km.is_alive()
+    assert time.time() - started < 5
+
+
+def test_execution_count_silent_and_store_history(kernel):
+    km, kc = kernel
+    first, _ = run_cell(kc, "1")
+    silent, outputs = run_cell(kc, 'print("quiet")\n2', silent=True)
+    assert outputs == []
+    unstored, _ = run_cell(kc, "3", store_history=False)
+    second, outputs = run_cell(kc, "4")
+    assert second["execution_count"] == first["execution_count"] + 1
+    inputs = [m for m in outputs if m["msg_type"] == "execute_input"]
+    assert inputs[0]["content"]["execution_count"] == second["execution_count"]
+
+
+def test_stop_on_error_aborts_queued_cells(kernel):
+    km, kc = kernel
+    failing = kc.execute("struct Boom: Error {}\nthrow Boom()")
+    queued = kc.execute("print(\"should not run\")")
+    content, _ = collect(kc, failing)
+    assert content["status"] == "error"
+    content, outputs = collect(kc, queued)
+    assert content["status"] == "aborted"
+    assert text_of(outputs) == ""
+
+
+def test_input_request_and_refusal(kernel):
+    km, kc = kernel
+    msg_id = kc.execute('let name = try input("name? ")\n"hello " + name', allow_stdin=True)
+    request = kc.stdin_channel.get_msg(timeout=60)
+    assert request["header"]["msg_type"] == "input_request"
+    assert request["content"]["prompt"] == "name? "
+    kc.input("Ada")
+    content, outputs = collect(kc, msg_id)
+    assert results(outputs) == ['"hello Ada"']
+    content, outputs = run_cell(kc, 'let other = try input("again? ")', allow_stdin=False)
+    assert content["status"] == "error"
+    assert "allow_stdin" in content["evalue"]
+
+
+def test_comm_open_for_unknown_target_is_closed(kernel):
+    km, kc = kernel
+    msg = kc.session.msg("comm_open", {"comm_id": "c1", "target_name": "nothing", "data": {}})
+    kc.shell_channel.send(msg)
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        m = kc.get_iopub_msg(timeout=10)
+        if m["msg_type"] == "comm_close":
+            assert m["content"]["comm_id"] == "c1"
+            break
+    else:
+        raise AssertionError("no comm_close")
+    kc.comm_info()
+    reply = kc.get_shell_msg(timeout=10)
+    assert reply["content"]["comms"] == {}
