@@ -1,4 +1,4 @@
-import BenchbookBenchmark
+@testable import BenchbookBenchmark
 import Foundation
 import Testing
 
@@ -82,6 +82,19 @@ extension SerialBenchmarkTests {
 }
 
 extension SerialBenchmarkTests.RecordTests {
+    @Test func defaultDirectoryFindsResultsAbove() throws {
+        let root = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let notebooks = root.appendingPathComponent("notebooks")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("results"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: notebooks, withIntermediateDirectories: true)
+        let found = BenchmarkRecord.resultsDirectory(from: notebooks)
+        #expect(found.path == root.appendingPathComponent("results").path)
+        let elsewhere = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        #expect(BenchmarkRecord.resultsDirectory(from: elsewhere).path == elsewhere.appendingPathComponent("results").path)
+    }
+
     @Test func runAndRecordWritesTheFile() throws {
         let directory = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

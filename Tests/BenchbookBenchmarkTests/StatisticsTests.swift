@@ -90,6 +90,7 @@ struct StatisticsReference: Decodable {
         #expect(DurationFormat.string(35e-9) == "35.0 ns")
         #expect(DurationFormat.string(850e-6) == "850 µs")
         #expect(DurationFormat.string(2.5) == "2.50 s")
+        #expect(DurationFormat.string(0) == "0 ns")
         #expect(DurationFormat.fixed(-0.0004, decimals: 3) == "0.000")
         #expect(DurationFormat.fixed(12.3456, decimals: 2) == "12.35")
     }

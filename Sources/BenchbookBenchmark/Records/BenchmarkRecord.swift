@@ -80,14 +80,29 @@ public struct BenchmarkRecord: Sendable, Equatable, Codable {
         }
     }
 
-    /// Where records go when no directory is given: `$BENCHBOOK_RESULTS_DIR` when set,
+    /// Where records go when no directory is given: `$BENCHBOOK_RESULTS_DIR` when set;
+    /// otherwise the nearest existing `results/` directory in the current directory or up to
+    /// three levels above it (a notebook in `notebooks/` writes to the project's `results/`);
     /// otherwise `results/` in the current directory.
     public static var defaultDirectory: URL {
         if let path = ProcessInfo.processInfo.environment["BENCHBOOK_RESULTS_DIR"], !path.isEmpty {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            .appendingPathComponent("results", isDirectory: true)
+        return resultsDirectory(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+    }
+
+    /// The nearest existing `results/` at or up to three levels above `current`, else `current/results`.
+    static func resultsDirectory(from current: URL) -> URL {
+        var folder = current
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("results", isDirectory: true)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return candidate
+            }
+            folder = folder.deletingLastPathComponent()
+        }
+        return current.appendingPathComponent("results", isDirectory: true)
     }
 
     /// A file name from the benchmark name, thread count and date, for example

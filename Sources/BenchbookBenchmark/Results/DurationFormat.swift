@@ -1,9 +1,10 @@
 /// Formats durations with a unit that keeps 3 significant figures readable.
 public enum DurationFormat {
-    /// A duration as text, for example "1.23 ms", "850 ns", "2.50 s".
+    /// A duration as text, for example "1.23 ms", "850 ns", "2.50 s", "0 ns".
     /// - Parameter seconds: the duration in seconds.
     public static func string(_ seconds: Double) -> String {
         let magnitude = abs(seconds)
+        if magnitude == 0 { return "0 ns" }
         if magnitude >= 1 { return number(seconds) + " s" }
         if magnitude >= 1e-3 { return number(seconds * 1e3) + " ms" }
         if magnitude >= 1e-6 { return number(seconds * 1e6) + " µs" }
