@@ -109,26 +109,23 @@ extension Image {
 
     private func horizontallyResampled(to newWidth: Int, kernel: ResampleKernel) -> Image {
         let channels = channelCount
-        let shift = Int32(ResampleKernel.precisionBits)
-        let half = Int32(1) << (shift - 1)
         var output = [UInt8](repeating: 0, count: newWidth * height * channels)
         pixels.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
                 kernel.weights.withUnsafeBufferPointer { weights in
-                    for y in 0..<height {
-                        let row = input.baseAddress! + y * width * channels
-                        let outRow = out.baseAddress! + y * newWidth * channels
-                        for x in 0..<newWidth {
-                            let first = kernel.starts[x], count = kernel.counts[x]
-                            let w = weights.baseAddress! + x * kernel.stride
-                            for c in 0..<channels {
-                                var sum = half
-                                var source = row + first * channels + c
-                                for i in 0..<count {
-                                    sum &+= Int32(source.pointee) &* w[i]
-                                    source += channels
+                    kernel.starts.withUnsafeBufferPointer { starts in
+                        kernel.counts.withUnsafeBufferPointer { counts in
+                            let plan = HorizontalPlan(weights: weights.baseAddress!, starts: starts.baseAddress!,
+                                                      counts: counts.baseAddress!, stride: kernel.stride, outputWidth: newWidth)
+                            for y in 0..<height {
+                                let row = input.baseAddress! + y * width * channels
+                                let outRow = out.baseAddress! + y * newWidth * channels
+                                switch channels {
+                                case 1: plan.resample(row, outRow, channels: 1)
+                                case 2: plan.resample(row, outRow, channels: 2)
+                                case 3: plan.resample(row, outRow, channels: 3)
+                                default: plan.resample(row, outRow, channels: 4)
                                 }
-                                outRow[x * channels + c] = clampToByte(sum >> shift)
                             }
                         }
                     }
@@ -147,16 +144,17 @@ extension Image {
         pixels.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
                 sums.withUnsafeMutableBufferPointer { sums in
+                    let sum = sums.baseAddress!
                     for y in 0..<newHeight {
                         let first = kernel.starts[y], count = kernel.counts[y]
-                        for i in 0..<rowLength { sums[i] = half }
+                        for i in 0..<rowLength { sum[i] = half }
                         for tap in 0..<count {
                             let weight = kernel.weights[y * kernel.stride + tap]
                             let row = input.baseAddress! + (first + tap) * rowLength
-                            for i in 0..<rowLength { sums[i] &+= Int32(row[i]) &* weight }
+                            for i in 0..<rowLength { sum[i] &+= Int32(row[i]) &* weight }
                         }
                         let outRow = out.baseAddress! + y * rowLength
-                        for i in 0..<rowLength { outRow[i] = clampToByte(sums[i] >> shift) }
+                        for i in 0..<rowLength { outRow[i] = clampToByte(sum[i] >> shift) }
                     }
                 }
             }
@@ -201,4 +199,39 @@ extension Image {
 @inline(__always)
 func clampToByte(_ value: Int32) -> UInt8 {
     value < 0 ? 0 : (value > 255 ? 255 : UInt8(truncatingIfNeeded: value))
+}
+
+/// Raw views of a horizontal kernel for the inner loop.
+private struct HorizontalPlan {
+    let weights: UnsafePointer<Int32>
+    let starts: UnsafePointer<Int>
+    let counts: UnsafePointer<Int>
+    let stride: Int
+    let outputWidth: Int
+
+    /// Resamples one row; `channels` is a constant at each call site so the per-channel
+    /// sums stay in registers.
+    @inline(__always)
+    func resample(_ row: UnsafePointer<UInt8>, _ outRow: UnsafeMutablePointer<UInt8>, channels: Int) {
+        let shift = Int32(ResampleKernel.precisionBits)
+        let half = Int32(1) << (shift - 1)
+        for x in 0..<outputWidth {
+            let w = weights + x * stride
+            var source = row + starts[x] * channels
+            var s0 = half, s1 = half, s2 = half, s3 = half
+            for i in 0..<counts[x] {
+                let weight = w[i]
+                s0 &+= Int32(source[0]) &* weight
+                if channels > 1 { s1 &+= Int32(source[1]) &* weight }
+                if channels > 2 { s2 &+= Int32(source[2]) &* weight }
+                if channels > 3 { s3 &+= Int32(source[3]) &* weight }
+                source += channels
+            }
+            let target = outRow + x * channels
+            target[0] = clampToByte(s0 >> shift)
+            if channels > 1 { target[1] = clampToByte(s1 >> shift) }
+            if channels > 2 { target[2] = clampToByte(s2 >> shift) }
+            if channels > 3 { target[3] = clampToByte(s3 >> shift) }
+        }
+    }
 }
