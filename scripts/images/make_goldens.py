@@ -153,6 +153,12 @@ def main():
         image = image.convert("RGB")
         w.case(kind="decode", name=f"jpeg-draft-{target[0]}x{target[1]}", input="photo.jpg", draft=list(target),
                expected=w.image(f"decoded-photo-draft-{target[0]}x{target[1]}", image))
+    Image.fromarray(photo[:60, :90], "RGB").save(out / "progressive.jpg", quality=80, progressive=True)
+    w.case(kind="decode", name="jpeg-progressive", input="progressive.jpg",
+           expected=w.image("decoded-progressive", Image.open(out / "progressive.jpg").convert("RGB")))
+    Image.fromarray(photo[:30, :45], "RGB").convert("CMYK").save(out / "cmyk.jpg", quality=95)
+    w.case(kind="decode", name="jpeg-cmyk", input="cmyk.jpg", tolerance=1,
+           expected=w.image("decoded-cmyk", Image.open(out / "cmyk.jpg").convert("RGB")))
     sources["text"].save(out / "gray.jpg", quality=85)
     w.case(kind="decode", name="jpeg-gray", input="gray.jpg", expected=w.image("decoded-gray-jpeg", Image.open(out / "gray.jpg")))
     for orientation in range(1, 9):
