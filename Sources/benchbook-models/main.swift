@@ -2,10 +2,9 @@
 // Python test/benchmark drivers.
 //
 //   benchbook-models describe MODEL...
-//   benchbook-models run MODEL INPUT.json            (prints outputs as JSON; see compare)
 //   benchbook-models accuracy [--data DIR] [--out FILE.md] MODEL...
 //   benchbook-models bench [--threads 1,2] [--runs N] [--warmup N] [--rounds N] MODEL...
-//   benchbook-models corrupt [--count 200] [--seed N] [--dir DIR] MODEL...
+//   benchbook-models corrupt [--count 200] [--weight-flips N] [--seed N] [--dir DIR] MODEL...
 import BenchbookModels
 import Foundation
 
@@ -37,9 +36,12 @@ do {
     case "corrupt":
         let count = Int(option("--count", "200")) ?? 200
         let seed = UInt64(option("--seed", "5")) ?? 5
+        let flips = Int(option("--weight-flips", "0")) ?? 0
         let directory = option("--dir", NSTemporaryDirectory() + "benchbook-corrupt-\(getpid())")
-        let outcome = try CorruptCommand.run(models: arguments, count: count, seed: seed, directory: directory)
+        let outcome = try CorruptCommand.run(models: arguments, count: count, weightFlips: flips, seed: seed,
+                                             directory: directory)
         print("corrupt files: \(count), thrown errors: \(outcome.thrown), loaded and ran: \(outcome.loadedAndRan), crashes: 0")
+        if flips > 0 { print("weight flips: \(flips), loaded and ran: \(outcome.weightFlipsRan)") }
         for (damage, counts) in outcome.byDamage.sorted(by: { $0.key < $1.key }) {
             print("  \(damage): thrown \(counts.thrown), loaded and ran \(counts.ran)")
         }

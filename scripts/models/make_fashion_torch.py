@@ -57,7 +57,7 @@ def train(model, images, labels, epochs, seed):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default="notebooks/models")
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     torch.manual_seed(args.seed)

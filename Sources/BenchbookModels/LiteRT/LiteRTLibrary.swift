@@ -4,7 +4,8 @@ import Foundation
 /// Finds and opens LiteRT's `libLiteRt.so`, which ships inside the PyPI wheel
 /// `ai-edge-litert` in the project's `.venv`.
 ///
-/// Search order: the environment variable `BENCHBOOK_LITERT_LIBRARY`; then
+/// Search order: the environment variable `BENCHBOOK_LITERT_LIBRARY` (when set, the only
+/// place looked at); otherwise
 /// `.venv/lib/python3*/site-packages/ai_edge_litert/libLiteRt.so` in the current directory,
 /// the executable's directory, the checkout this library was built from, and each of
 /// their parent directories.
@@ -35,12 +36,15 @@ enum LiteRTLibrary {
     }
 
     /// The first existing candidate and every place looked at.
-    static func candidatePaths() -> (found: String?, searched: [String]) {
+    /// - Parameter environment: the process environment; a set `BENCHBOOK_LITERT_LIBRARY`
+    ///   is the only place looked at.
+    static func candidatePaths(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> (found: String?, searched: [String]) {
         var searched: [String] = []
         let fileManager = FileManager.default
-        if let explicit = ProcessInfo.processInfo.environment[environmentVariable], !explicit.isEmpty {
+        if let explicit = environment[environmentVariable], !explicit.isEmpty {
             searched.append(explicit + " (\(environmentVariable))")
-            if fileManager.fileExists(atPath: explicit) { return (explicit, searched) }
+            return (fileManager.fileExists(atPath: explicit) ? explicit : nil, searched)
         }
         var starts = [fileManager.currentDirectoryPath]
         if let executable = try? fileManager.destinationOfSymbolicLink(atPath: "/proc/self/exe") {

@@ -20,10 +20,19 @@ final class LiteRTModel: ModelRuntime {
     let outputs: [TensorDescription]
     var labels: [String]? { nil }
 
-    /// Opens LiteRT if needed, reads the model's first signature and compiles it.
+    /// Opens LiteRT if needed, reads the model's first signature and compiles it. With
+    /// `checkInChild`, a forked child first loads and runs the file once, so that a damaged
+    /// file that crashes LiteRT becomes an error here.
     /// - Throws: ``ModelError`` when the library is missing or LiteRT rejects the file.
-    init(path: String, threads: Int) throws(ModelError) {
+    init(path: String, threads: Int, checkInChild: Bool) throws(ModelError) {
         _ = try LiteRTLibrary.load()
+        if checkInChild {
+            var signal: Int32 = 0
+            if bbl_probe(path, Self.cpuOptionsIdentifier, &signal) == 2 {
+                throw .corruptModel(path: path, format: .tensorFlowLite,
+                                    reason: "LiteRT crashed (signal \(signal)) loading or running it in a check process")
+            }
+        }
         self.path = path
         var environment: LiteRtEnvironment?
         try Self.check(bbl_create_environment(&environment), path) { .runFailed(path: path, reason: $0) }

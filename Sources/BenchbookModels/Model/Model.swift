@@ -36,7 +36,7 @@ public final class Model {
             if let engine = options.quantizedEngine { try TorchModule.setQuantizedEngine(engine) }
             runtime = try TorchModule(path: path, format: format, checkInChild: options.checksInChildProcess)
         case .tensorFlowLite:
-            runtime = try LiteRTModel(path: path, threads: options.threads ?? 1)
+            runtime = try LiteRTModel(path: path, threads: options.threads ?? 1, checkInChild: options.checksInChildProcess)
         }
         if let threads = options.threads, format != .tensorFlowLite { try runtime.setThreadCount(threads) }
     }

@@ -96,15 +96,14 @@ public enum ModelFormat: String, Sendable, CaseIterable, CustomStringConvertible
         let chosen = requested ?? ModelFormat(fileExtension: (path as NSString).pathExtension) ?? signature.format
         guard let chosen else { throw .unknownFormat(path: path) }
         switch (chosen, signature) {
-        case (.tensorFlowLite, .tensorFlowLite), (.pyTorchLite, .pyTorchLiteZip), (.torchScript, .torchScriptZip),
-             (.torchScript, .pyTorchLiteZip):
-            // A TorchScript archive may also carry mobile bytecode.
-            return chosen
-        case (_, .unknown):
-            // Damaged or not a model at all: let the runtime try, it says what is wrong.
-            return chosen
+        case (.tensorFlowLite, .pyTorchLiteZip), (.tensorFlowLite, .torchScriptZip):
+            throw .wrongFormat(path: path, expected: chosen, found: signature.format!.rawValue)
+        case (.torchScript, .tensorFlowLite), (.pyTorchLite, .tensorFlowLite):
+            throw .wrongFormat(path: path, expected: chosen, found: ModelFormat.tensorFlowLite.rawValue)
         default:
-            throw .wrongFormat(path: path, expected: chosen, found: signature.format?.rawValue ?? "unknown")
+            // Agreeing, unknown (damaged or not a model: the runtime says what is wrong), or
+            // a zip archive whose TorchScript/Lite flavour libtorch itself will check.
+            return chosen
         }
     }
 }

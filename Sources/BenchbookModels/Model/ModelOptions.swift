@@ -9,9 +9,10 @@ public struct ModelOptions: Sendable {
     /// use and the course's int8 models were made for) or "onednn"; `nil` keeps the current
     /// one. libtorch has one engine per process. Ignored for TensorFlow Lite.
     public var quantizedEngine: String?
-    /// Load TorchScript and PyTorch Lite files once in a child process first, so that a
-    /// damaged file that crashes libtorch's loader becomes an error instead of ending the
-    /// notebook's process. Costs one extra load.
+    /// Load the file once in a forked child process first (TensorFlow Lite: load, compile and
+    /// run once on zeros), so that a damaged file that crashes libtorch or LiteRT becomes an
+    /// error instead of ending the notebook's process. Costs one extra load. LiteRT crashes
+    /// on some truncated files, so keep this on for files you did not make.
     public var checksInChildProcess: Bool
 
     /// Creates options.

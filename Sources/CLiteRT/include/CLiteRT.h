@@ -123,6 +123,12 @@ LiteRtStatus bbl_lock_tensor_buffer(LiteRtTensorBuffer buffer, void **address,
                                     LiteRtTensorBufferLockMode mode);
 LiteRtStatus bbl_unlock_tensor_buffer(LiteRtTensorBuffer buffer);
 
+/** Loads, compiles (CPU, 1 thread) and runs the model once on zeros in a forked child, so
+ * that a damaged file that crashes LiteRT cannot end the calling process. Returns 0 when
+ * the child finished, 1 when LiteRT reported an error (`status` holds it), 2 when the child
+ * crashed (`status` holds the signal number), -1 when the check could not run. */
+int bbl_probe(const char *path, const char *cpu_options_identifier, int *status);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,72 @@
+# Course models, model tests and model benchmarks (issue 5).
+#
+# notebooks/models/ holds the small Fashion-MNIST models, committed with MODELS.md (size and
+# SHA-256 of each file). They are made again only when missing: training takes several
+# minutes of CPU, so it never runs when the committed files are present.
+# models/generated/ (gitignored) holds MobileNetV2 224x224 with UNTRAINED weights, for
+# latency only, made at set-up, and its Python reference outputs.
+#
+#   make models            set-up models (idempotent; fast when the files exist)
+#   make test-models       200 damaged model files through the Swift loader (pytest)
+#   make models-accuracy   results/model-accuracy.md (Fashion-MNIST test set from Swift)
+#   make models-bench      results/model-benchmark.md (Swift vs the runtimes' own loops)
+
+MODELS_DIR     := notebooks/models
+GENERATED_DIR  := models/generated
+MODELS_BIN     := $(RELEASE_DIR)/benchbook-models
+MODELS_PY      := PYTHONPATH=$(CURDIR)/scripts/models
+FASHION_TORCH  := $(addprefix $(MODELS_DIR)/,fashion_cnn.pt fashion_cnn.ptl fashion_cnn_int8.pt fashion_cnn_int8.ptl)
+FASHION_TFLITE := $(addprefix $(MODELS_DIR)/,fashion_cnn.tflite fashion_cnn_int8.tflite)
+FASHION_MODELS := $(FASHION_TORCH) $(FASHION_TFLITE)
+MOBILENET_TORCH  := $(addprefix $(GENERATED_DIR)/,mobilenet_v2.pt mobilenet_v2.ptl mobilenet_v2_int8.pt mobilenet_v2_int8.ptl)
+MOBILENET_TFLITE := $(addprefix $(GENERATED_DIR)/,mobilenet_v2.tflite mobilenet_v2_int8.tflite)
+MOBILENET_REFERENCE := $(GENERATED_DIR)/reference/mobilenet_v2.pt.json $(GENERATED_DIR)/reference/mobilenet_v2.tflite.json
+
+.PHONY: models models-tool test-models models-accuracy models-bench models-references
+
+# Training (only when the weights are missing).
+$(MODELS_DIR)/fashion_cnn_weights.npz: | apt
+	$(MODELS_PY) $(SYSTEM_PY) scripts/models/make_fashion_torch.py --out $(MODELS_DIR)
+
+$(FASHION_TORCH) &: | $(MODELS_DIR)/fashion_cnn_weights.npz
+	$(MODELS_PY) $(SYSTEM_PY) scripts/models/export_fashion_torch.py --out $(MODELS_DIR)
+
+$(FASHION_TFLITE) &: | $(MODELS_DIR)/fashion_cnn_weights.npz venv
+	$(MODELS_PY) $(PYTHON) scripts/models/make_fashion_tflite.py --out $(MODELS_DIR)
+
+$(MOBILENET_TORCH) &: | apt
+	$(MODELS_PY) $(SYSTEM_PY) scripts/models/make_mobilenet_torch.py --out $(GENERATED_DIR)
+
+$(MOBILENET_TFLITE) &: | venv
+	$(MODELS_PY) $(PYTHON) scripts/models/make_mobilenet_tflite.py --out $(GENERATED_DIR)
+
+# Python reference outputs for MobileNetV2, compared by the Swift tests (ReferenceTests).
+$(GENERATED_DIR)/reference/mobilenet_v2.pt.json: | $(MOBILENET_TORCH)
+	$(MODELS_PY) $(SYSTEM_PY) scripts/models/reference_torch.py --mobilenet --models $(GENERATED_DIR) --out $(GENERATED_DIR)/reference
+
+$(GENERATED_DIR)/reference/mobilenet_v2.tflite.json: | $(MOBILENET_TFLITE)
+	$(MODELS_PY) $(PYTHON) scripts/models/reference_tflite.py --mobilenet --models $(GENERATED_DIR) --out $(GENERATED_DIR)/reference
+
+models: $(FASHION_MODELS) $(MOBILENET_TORCH) $(MOBILENET_TFLITE) $(MOBILENET_REFERENCE)
+
+# Regenerates the committed Fashion-MNIST references (after retraining) and MODELS.md.
+models-references: $(FASHION_MODELS)
+	$(MODELS_PY) $(SYSTEM_PY) scripts/models/reference_torch.py --models $(MODELS_DIR) --out Tests/Fixtures/models
+	$(MODELS_PY) $(PYTHON) scripts/models/reference_tflite.py --models $(MODELS_DIR) --out Tests/Fixtures/models
+	$(SYSTEM_PY) scripts/models/write_models_md.py $(MODELS_DIR)
+
+models-tool: setup
+	$(SWIFT_BUILD) --product benchbook-models
+
+test-models: models-tool models
+	BENCHBOOK_MODELS_BIN=$(MODELS_BIN) $(PYTHON) -m pytest -q Tests/python/test_models.py
+
+models-accuracy: models-tool models
+	$(MODELS_BIN) accuracy --out results/model-accuracy.md $(FASHION_MODELS)
+
+models-bench: models-tool models
+	$(MODELS_PY) $(PYTHON) scripts/models/benchmark_models.py --bin $(MODELS_BIN) --out results
+
+SETUP_TARGETS += models
+TEST_TARGETS  += test-models
+RUN_TARGETS   += models-accuracy models-bench
