@@ -83,7 +83,7 @@ public struct ProbabilityChart: Chart {
             let color: ChartColor = index == top ? .highlight : .primary
             canvas.fill(ChartRect(x: x, y: y(value), width: barWidth, height: plot.maxY - y(value)), color)
             let center = x + barWidth / 2
-            if shown || index == top {
+            if shown {
                 let name = canvas.fitting(label(index), size: labelSize, maximumWidth: rotate ? 110 : band - 2)
                 let weight: FontWeight = index == top ? .bold : .regular
                 if rotate {
@@ -95,11 +95,23 @@ public struct ProbabilityChart: Chart {
                 }
             }
         }
-        // Value over the top bar.
+        if !shown {
+            // Too many classes to name: index ticks along the axis, the top class named over its bar.
+            let ticks = Ticks.nice(0, Double(count - 1), count: 8).filter { $0 <= Double(count - 1) }
+            let indexStep = ticks.count > 1 ? ticks[1] - ticks[0] : 1
+            for tick in ticks {
+                canvas.text(Ticks.label(tick, step: indexStep), at: ChartPoint(x: plot.minX + band * (tick + 0.5), y: plot.maxY + 5),
+                            size: labelSize, color: .secondaryText, horizontal: .center, vertical: .top)
+            }
+        }
+        // Value (and, with many classes, the name) over the top bar.
         let topX = plot.minX + band * (Double(top) + 0.5)
-        canvas.text(NumberText.percent(probabilities[top]), at: ChartPoint(x: topX, y: y(min(probabilities[top], ticks.last ?? 1)) - 4),
-                    size: ChartStyle.annotationSize, weight: .bold, horizontal: .center, vertical: .bottom)
-        canvas.text("class", at: ChartPoint(x: plot.midX, y: canvas.height - ChartStyle.margin), size: ChartStyle.axisTitleSize,
+        let topText = shown ? NumberText.percent(probabilities[top]) : "\(label(top)): \(NumberText.percent(probabilities[top]))"
+        let topWidth = canvas.textWidth(topText, size: ChartStyle.annotationSize, weight: .bold)
+        let anchor: HorizontalAnchor = topX + topWidth / 2 > plot.maxX ? .trailing : topX - topWidth / 2 < plot.minX ? .leading : .center
+        canvas.text(topText, at: ChartPoint(x: topX, y: y(min(probabilities[top], ticks.last ?? 1)) - 4),
+                    size: ChartStyle.annotationSize, weight: .bold, horizontal: anchor, vertical: .bottom)
+        canvas.text(shown ? "class" : "class index", at: ChartPoint(x: plot.midX, y: canvas.height - ChartStyle.margin), size: ChartStyle.axisTitleSize,
                     horizontal: .center, vertical: .bottom)
     }
 }
