@@ -6,7 +6,7 @@
 ///
 /// // A model: load time, then runs, for 1, 2 and 4 threads.
 /// let table = try Benchmark("mobilenet_v2").sweep(threads: [1, 2, 4],
-///     setUp: { threads in try TorchModel(path, threads: threads) },
+///     setUp: { threads in try Model(contentsOf: path, options: ModelOptions(threads: threads)) },
 ///     measure: { model in _ = try model.run(input) })
 /// ```
 ///

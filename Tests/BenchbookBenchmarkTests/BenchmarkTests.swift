@@ -129,6 +129,15 @@ extension SerialBenchmarkTests {
         #expect(result.mimeBundle.data["text/plain"]?.contains("calls") == true)
     }
 
+    @Test func timeitDoesNotRepeatSlowClosuresNeedlessly() throws {
+        var calls = 0
+        let result = try Benchmark.timeit { calls += 1; usleep(40_000) }
+        #expect(result.options.innerIterations == 1)
+        #expect(result.statistics.count == 7)
+        // Calibration, first run and the 7 measured runs.
+        #expect(calls == 9)
+    }
+
     @Test func resultDisplaysAsTable() throws {
         let result = try Benchmark("display", options: Self.fast).run {}
         let bundle = result.mimeBundle

@@ -20,8 +20,8 @@ extension Benchmark {
     /// Times a closure many times with statistics, like IPython's `%timeit`.
     ///
     /// Closures faster than 10 µs are batched (several calls per sample) so the clock read
-    /// does not dominate; the result then reports time per call. Runs at least 7 samples
-    /// and 0.2 s after 0.1 s of warm-up.
+    /// does not dominate; the result then reports time per call. The calibration and the
+    /// first run are the warm-up; then at least 7 samples and 0.2 s are measured.
     /// - Parameters:
     ///   - name: label for the result.
     ///   - body: the code to time; it runs many times.
@@ -37,7 +37,7 @@ extension Benchmark {
             batch *= 2
         }
         let options = BenchmarkOptions(
-            warmupRuns: 1, minimumWarmupSeconds: 0.1, minimumRuns: 7, minimumSeconds: 0.2,
+            warmupRuns: 0, minimumWarmupSeconds: 0, minimumRuns: 7, minimumSeconds: 0.2,
             maximumSeconds: 60, innerIterations: batch)
         return try Benchmark(name, options: options).run(body)
     }
