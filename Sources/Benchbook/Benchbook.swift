@@ -5,6 +5,8 @@
 /// - ``BenchbookTensor``: tensors, softmax, top-k, quantisation.
 /// - ``BenchbookImage``: image decoding, resizing, preprocessing, Fashion-MNIST.
 /// - ``BenchbookModels``: TorchScript, PyTorch Lite and TensorFlow Lite models, evaluation.
+/// - ``BenchbookBenchmark``: latency benchmarks (p90 first), `%time`/`%timeit` support, records in `results/`.
+/// - ``BenchbookCharts``: charts drawn with cairo and shown as inline PNG.
 @_exported import BenchbookRuntime
 @_exported import BenchbookTensor
 @_exported import BenchbookImage
