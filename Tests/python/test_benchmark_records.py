@@ -77,7 +77,7 @@ def test_record_carries_provenance(written):
     assert record["runtime"] == "none (sample)"
     assert record["libraryVersions"] == {"benchbook": "0.1"}
     machine = record["machine"]
-    assert machine["coreCount"] == os.cpu_count()
+    assert 1 <= machine["coreCount"] <= os.cpu_count()
     cpuinfo = Path("/proc/cpuinfo").read_text()
     assert machine["cpuModel"] in cpuinfo
     assert "kernel" in machine["operatingSystem"]
