@@ -16,6 +16,7 @@ import zlib
 from pathlib import Path
 
 import numpy as np
+import PIL
 from PIL import Image, ImageDraw, ImageOps
 
 FILTERS = {
@@ -285,7 +286,7 @@ def main():
                logSoftmax=w.raw(f"logsoftmax-{name}", log_softmax.astype("<f4")),
                topIndices=top.astype(int).tolist())
 
-    (out / "manifest.json").write_text(json.dumps({"pillow": Image.__version__ if hasattr(Image, "__version__") else "",
+    (out / "manifest.json").write_text(json.dumps({"pillow": PIL.__version__,
                                                    "numpy": np.__version__, "cases": w.cases}, indent=1))
     print(f"wrote {len(w.cases)} golden cases to {out}")
 
