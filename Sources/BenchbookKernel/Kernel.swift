@@ -41,7 +41,7 @@ public final class Kernel: @unchecked Sendable {
         while true {
             guard let request = channels.receive(on: channels.shell, channel: "shell") else { continue }
             handleShell(request)
-            if state.phase == .aborting { abortQueuedExecutions() }
+            while state.phase == .aborting { abortQueuedExecutions() }
         }
     }
 

@@ -98,7 +98,8 @@ public final class CellEngine: @unchecked Sendable {
         let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports)
 
         beginPhase()
-        let compiled = compiler.compile(source: source, module: module, cellLabel: label, linking: dependencies.modules)
+        let compiled = compiler.compile(source: source, module: module, cellLabel: label,
+                                        linking: dependencies.modules, insertions: analysis.insertions)
         let library: URL
         switch compiled {
         case .success(let url): library = url

@@ -44,12 +44,17 @@ extension Kernel {
     /// Answers every execute request already queued with `aborted` (stop_on_error).
     /// Called after the failed request's `idle`, so each request's status pair stays together.
     func abortQueuedExecutions() {
-        defer { state.finishAborting() }
-        while channels.shell.waitForInput(milliseconds: 50) {
+        while channels.shell.waitForInput(milliseconds: 0) {
             guard let queued = channels.receive(on: channels.shell, channel: "shell") else { continue }
-            guard queued.type == "execute_request" else {
+            if queued.type != "execute_request" {
                 handleShell(queued)
                 continue
+            }
+            guard state.shouldAbort(sentAt: queued.header.sentDate) else {
+                // Sent after the failure was reported: the user's next cell, not the queue.
+                state.finishAborting()
+                handleShell(queued)
+                return
             }
             channels.publishStatus("busy", parent: queued)
             channels.reply(on: channels.shell, to: queued, type: "execute_reply", content: [
@@ -57,6 +62,20 @@ extension Kernel {
             ], metadata: ["status": "aborted"])
             channels.publishStatus("idle", parent: queued)
         }
+        state.finishAborting()
+    }
+}
+
+extension MessageHeader {
+    /// The header's `date` as a point in time, or nil when it is missing or unreadable.
+    var sentDate: Date? {
+        // ISO 8601 with up to microseconds; the formatter takes at most milliseconds.
+        let trimmed = date.replacing(/(\.[0-9]{3})[0-9]+/) { $0.1 }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let parsed = formatter.date(from: trimmed) { return parsed }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: trimmed)
     }
 }
 

@@ -8,6 +8,15 @@ public struct SourcePosition: Sendable, Equatable {
 public struct SourceSnippet: Sendable, Equatable {
     public var text: String
     public var start: SourcePosition
+    /// Text the engine inserted into `text` (positions in the user's cell), so that
+    /// diagnostic columns can be mapped back.
+    public var insertions: [Insertion] = []
+}
+
+/// Text inserted by the engine at a place in the user's cell.
+public struct Insertion: Sendable, Equatable {
+    public var position: SourcePosition
+    public var length: Int
 }
 
 /// How a name declared in a cell is brought into later cells (`import <kind> CellN.name`).
@@ -20,8 +29,9 @@ public enum CellItem: Sendable, Equatable {
     /// A declaration placed at module scope as written (type, function, extension, ...).
     case declaration(SourceSnippet, names: [String], kind: DeclarationKind?)
     /// A declaration whose effects reach beyond its name (extension, operator,
-    /// precedence group, actor): later cells import its module as a whole.
-    case moduleWideDeclaration(SourceSnippet)
+    /// precedence group, actor): later cells load its module. Operators and precedence
+    /// groups cannot be imported by name, so their modules are imported whole.
+    case moduleWideDeclaration(SourceSnippet, importsWholeModule: Bool)
     /// `let`/`var` bindings whose initial values need neither `try` nor `await`:
     /// module-scope globals, initialised in order by the cell's entry point.
     case plainBinding(SourceSnippet, names: [String])

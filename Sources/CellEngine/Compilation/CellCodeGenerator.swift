@@ -36,11 +36,11 @@ public struct CellCodeGenerator: Sendable {
             switch item {
             case .import(let text):
                 out.append(text)
-            case .declaration(let snippet, _, _), .moduleWideDeclaration(let snippet):
+            case .declaration(let snippet, _, _), .moduleWideDeclaration(let snippet, _):
                 out.append(located(snippet))
             case .plainBinding(let snippet, let names):
                 out.append(located(snippet))
-                entry += names.map { "_ = \($0); __bb.bound()" }
+                entry += names.map { "_ = `\($0)`; __bb.bound()" }
             case .evaluatedBinding(let binding):
                 evaluatedCount += 1
                 let storage = "__bb_value_\(evaluatedCount)"
@@ -52,7 +52,7 @@ public struct CellCodeGenerator: Sendable {
                 let annotation = binding.type.map { ": \($0)" } ?? ""
                 out.append("\(binding.introducer) \(binding.pattern)\(annotation) = try! \(storage).get()")
                 entry.append("_ = try \(storage).get()")
-                entry += binding.names.map { "_ = \($0); __bb.bound()" }
+                entry += binding.names.map { "_ = `\($0)`; __bb.bound()" }
             case .statement(let snippet):
                 entry.append(located(snippet))
             case .result(let snippet):

@@ -90,7 +90,9 @@ public final class CellCompiler: @unchecked Sendable {
     ///   - cellLabel: the file name used in `#sourceLocation`, to recognise user locations.
     ///   - linking: earlier cell modules to link against.
     /// - Returns: the library path, or the errors.
-    func compile(source: String, module: String, cellLabel: String, linking: [String]) -> Result<URL, CompileFailure> {
+    ///   - insertions: text the engine inserted into the user's code, to correct columns.
+    func compile(source: String, module: String, cellLabel: String, linking: [String],
+                 insertions: [Insertion] = []) -> Result<URL, CompileFailure> {
         let work = configuration.workDirectory
         let sourceFile = work.appendingPathComponent("\(module).swift")
         let library = work.appendingPathComponent("lib\(module).so")
@@ -138,7 +140,7 @@ public final class CellCompiler: @unchecked Sendable {
         }
         guard process.terminationStatus == 0 else {
             let text = String(decoding: output, as: UTF8.self)
-            return .failure(CompileFailure(diagnostics: Self.diagnostics(in: text, cellLabel: cellLabel), interrupted: false))
+            return .failure(CompileFailure(diagnostics: Self.diagnostics(in: text, cellLabel: cellLabel, insertions: insertions), interrupted: false))
         }
         return .success(library)
     }
@@ -152,14 +154,19 @@ public final class CellCompiler: @unchecked Sendable {
 
     /// Extracts the errors from compiler output, keeping those in the user's cell and
     /// the messages (not the generated code) of the others.
-    static func diagnostics(in output: String, cellLabel: String) -> [CellDiagnostic] {
+    static func diagnostics(in output: String, cellLabel: String, insertions: [Insertion] = []) -> [CellDiagnostic] {
         var found: [CellDiagnostic] = []
         let pattern = /^(.*?):(\d+):(\d+): error: (.*)$/
         for line in output.split(separator: "\n", omittingEmptySubsequences: true) {
             if let match = try? pattern.wholeMatch(in: String(line)) {
                 let message = cleaned(String(match.4))
                 if String(match.1) == cellLabel {
-                    found.append(CellDiagnostic(message: message, position: SourcePosition(line: Int(match.2)!, column: Int(match.3)!)))
+                    let line = Int(match.2)!
+                    var column = Int(match.3)!
+                    for insertion in insertions where insertion.position.line == line && insertion.position.column < column {
+                        column = max(insertion.position.column, column - insertion.length)
+                    }
+                    found.append(CellDiagnostic(message: message, position: SourcePosition(line: line, column: column)))
                 } else {
                     found.append(CellDiagnostic(message: message, position: nil))
                 }
@@ -178,7 +185,7 @@ public final class CellCompiler: @unchecked Sendable {
 
     /// Removes generated module names and identifiers from a compiler message.
     static func cleaned(_ message: String) -> String {
-        message.replacing(/\bCell[0-9]+\./, with: "")
+        message.replacing(/\bCell[0-9]+[\/.]/, with: "")
             .replacing(/__bb_value_[0-9]+/, with: "value")
             .replacing(/__benchbook_entry\(\)/, with: "the cell")
             .replacing(/_BenchbookCell\.[A-Za-z]+/, with: "the cell")

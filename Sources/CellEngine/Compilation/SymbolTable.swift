@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which cell holds the newest definition of each name, so a later cell imports exactly
 /// what it uses, and which variables were lost when the cell host restarted.
 public struct SymbolTable: Sendable {
@@ -13,8 +15,11 @@ public struct SymbolTable: Sendable {
     }
 
     private(set) var definitions: [String: Definition] = [:]
-    /// Modules with extensions, operators or other module-wide declarations.
+    /// Modules with types, extensions, operators or other module-wide declarations; later
+    /// cells load them all (through an import of their marker type).
     private(set) var moduleWideModules: [String] = []
+    /// Modules that declare operators or precedence groups, imported whole.
+    private(set) var wholeModules: [String] = []
     /// Every module compiled so far, in order (loaded again after a host restart).
     public private(set) var modules: [String] = []
     /// `import` declarations written in cells; they apply to every later cell.
@@ -35,7 +40,14 @@ public struct SymbolTable: Sendable {
             switch item {
             case .declaration(_, let names, let kind?):
                 for name in names { definitions[name] = Definition(module: module, cellLabel: cellLabel, kind: kind) }
-            case .moduleWideDeclaration:
+                // Values of a type can reach a later cell through a variable without the
+                // type's name appearing there; loading the module with a testable import
+                // keeps the type's internal members (memberwise init, properties) usable.
+                if [.struct, .class, .enum, .protocol].contains(kind), moduleWideModules.last != module {
+                    moduleWideModules.append(module)
+                }
+            case .moduleWideDeclaration(_, let whole):
+                if whole, !wholeModules.contains(module) { wholeModules.append(module) }
                 if moduleWideModules.last != module { moduleWideModules.append(module) }
             case .plainBinding, .evaluatedBinding:
                 for name in item.definedNames where bindingsLeft > 0 {
@@ -76,11 +88,15 @@ public struct SymbolTable: Sendable {
         var linked: [String] = []
         for name in analysis.identifiers.subtracting(analysis.definedNames).sorted() {
             guard let definition = definitions[name] else { continue }
+            // Operator functions cannot be imported by name; their module is imported whole.
+            guard let first = name.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else { continue }
             lines.append("@testable import \(definition.kind.rawValue) \(definition.module).\(name)")
             if !linked.contains(definition.module) { linked.append(definition.module) }
         }
         for module in moduleWideModules {
-            lines.append("@testable import enum \(module).\(CellCodeGenerator.markerName)")
+            lines.append(wholeModules.contains(module)
+                ? "@testable import \(module)"
+                : "@testable import enum \(module).\(CellCodeGenerator.markerName)")
             if !linked.contains(module) { linked.append(module) }
         }
         return (lines, linked)

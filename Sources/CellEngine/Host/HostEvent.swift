@@ -84,7 +84,8 @@ struct UTF8Stream {
 }
 
 /// Removes the Swift runtime's "Current stack trace:" block from a crashing cell's
-/// standard error: its frames name generated code and addresses, never the user's lines.
+/// standard error (its frames name generated code and addresses, never the user's
+/// lines) and the generated module names from runtime messages.
 struct StackTraceFilter {
     private var partialLine = ""
     private var inTrace = false
@@ -95,13 +96,19 @@ struct StackTraceFilter {
         let combined = partialLine + text
         var lines = combined.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         partialLine = lines.removeLast()
-        return lines.filter { keep($0) }.map { $0 + "\n" }.joined()
+        return lines.filter { keep($0) }.map { Self.userFacing($0) + "\n" }.joined()
     }
 
     /// Returns the held partial line.
     mutating func flush() -> String {
         defer { partialLine = "" }
-        return keep(partialLine) ? partialLine : ""
+        return keep(partialLine) ? Self.userFacing(partialLine) : ""
+    }
+
+    /// Runtime messages name the cell's module in `#fileID` (`Cell47/In[50]:1`) and in
+    /// type names (`Cell47.Point`); the user knows the cell only as `In[50]`.
+    static func userFacing(_ line: String) -> String {
+        line.replacing(/\bCell[0-9]+[\/.]/, with: "")
     }
 
     private mutating func keep(_ line: String) -> Bool {
