@@ -15,6 +15,7 @@ public enum BenchmarkError: Error, CustomStringConvertible, Equatable {
     /// OpenSSL could not compute a digest.
     case digestFailed(String)
 
+    /// What went wrong and what to do next.
     public var description: String {
         switch self {
         case .invalidOptions(let detail):

@@ -13,6 +13,7 @@ public enum ChartError: Error, CustomStringConvertible, Equatable {
     /// A chart file could not be written.
     case unwritableFile(path: String, reason: String)
 
+    /// What went wrong and what to do next.
     public var description: String {
         switch self {
         case .invalidData(let detail):
