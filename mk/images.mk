@@ -3,7 +3,7 @@
 
 IMAGE_GOLDENS := $(CURDIR)/.build/goldens/images
 
-.PHONY: image-goldens test-images bench-preprocessing
+.PHONY: image-goldens test-images bench-preprocessing fuzz-images-asan
 
 # Goldens must exist before `swift test` runs, so this is a set-up step.
 image-goldens: venv
@@ -15,6 +15,11 @@ test-images: image-goldens
 bench-preprocessing: venv
 	$(SWIFT_BUILD) --product benchbook-preprocess-bench
 	$(PYTHON) scripts/images/bench_preprocessing.py --swift-bench $(RELEASE_DIR)/benchbook-preprocess-bench --out results
+
+# Optional, not part of `make test`: the decoder fuzz test under AddressSanitizer, in its
+# own build directory (a full sanitized build takes a few minutes).
+fuzz-images-asan: image-goldens
+	swift test --scratch-path $(CURDIR)/.build/asan --sanitize=address --filter DecoderFuzzTests
 
 SETUP_TARGETS += image-goldens
 TEST_TARGETS  += test-images
