@@ -84,7 +84,13 @@ final class ImageBehaviourTests: XCTestCase {
         let bundle = image.mimeBundle
         XCTAssertEqual(bundle.data["text/plain"], "Image(5x3, rgb)")
         let png = try XCTUnwrap(bundle.data["image/png"].flatMap { Data(base64Encoded: $0) })
-        XCTAssertEqual(try Image(data: png), image)
-        XCTAssertEqual(bundle.imageSize?.width, 5)
+        // 5x3 is shown 8x larger with nearest neighbour: every pixel becomes an 8x8 square.
+        let shown = try Image(data: png)
+        XCTAssertEqual(shown.size, Size(width: 40, height: 24))
+        XCTAssertEqual(try shown.pixel(x: 39, y: 23), try image.pixel(x: 4, y: 2))
+        XCTAssertEqual(try shown.pixel(x: 8, y: 7), try image.pixel(x: 1, y: 0))
+        XCTAssertEqual(bundle.imageSize?.width, 40)
+        let large = try Image(width: 300, height: 200, format: .gray, filledWith: [9])
+        XCTAssertEqual(large.mimeBundle.imageSize?.width, 300)
     }
 }
