@@ -61,6 +61,7 @@ kernelspec: build
 run: kernelspec $(SETUP_TARGETS) $(RUN_TARGETS)
 
 swift-test: setup
-	swift test 2>&1 | tee .build/swift-test.log; exit $${PIPESTATUS[0]}
+	swift build --build-tests
+	swift test --skip-build 2>&1 | tee .build/swift-test.log; exit $${PIPESTATUS[0]}
 
 test: kernelspec $(SETUP_TARGETS) swift-test $(TEST_TARGETS)

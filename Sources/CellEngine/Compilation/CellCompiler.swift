@@ -84,66 +84,100 @@ public final class CellCompiler: @unchecked Sendable {
     }
 
     /// Compiles a module into `lib<module>.so` in the work directory.
+    ///
+    /// The three steps the `swiftc` driver would run are run directly (the driver itself
+    /// costs more than compiling a small cell): the frontend compiles and writes the
+    /// module, `swift-autolink-extract` lists the libraries the object needs, and clang
+    /// links the shared library.
     /// - Parameters:
     ///   - source: the generated source.
     ///   - module: the module name.
     ///   - cellLabel: the file name used in `#sourceLocation`, to recognise user locations.
     ///   - linking: earlier cell modules to link against.
-    /// - Returns: the library path, or the errors.
     ///   - insertions: text the engine inserted into the user's code, to correct columns.
+    /// - Returns: the library path, or the errors.
     func compile(source: String, module: String, cellLabel: String, linking: [String],
                  insertions: [Insertion] = []) -> Result<URL, CompileFailure> {
         let work = configuration.workDirectory
-        let sourceFile = work.appendingPathComponent("\(module).swift")
+        let file = { (suffix: String) in work.appendingPathComponent(module + suffix) }
         let library = work.appendingPathComponent("lib\(module).so")
         do {
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-            try source.write(to: sourceFile, atomically: true, encoding: .utf8)
+            try source.write(to: file(".swift"), atomically: true, encoding: .utf8)
         } catch {
             return .failure(CompileFailure(diagnostics: [CellDiagnostic(message: "cannot write the cell to \(work.path): \(error)", position: nil)], interrupted: false))
         }
         let lib = configuration.libraryDirectory
-        var arguments = [
-            "-emit-library", "-emit-module", "-parse-as-library", "-enable-testing",
-            "-module-name", module, "-swift-version", "5", "-Onone",
-            "-suppress-warnings", "-diagnostic-style", "llvm", "-wmo",
-            "-I", lib.appendingPathComponent("Modules").path, "-I", work.path,
-            "-L", lib.path, "-lBenchbook", "-L", work.path,
-            "-Xlinker", "-rpath", "-Xlinker", lib.path,
-            "-Xlinker", "-rpath", "-Xlinker", work.path,
-            "-emit-module-path", work.appendingPathComponent("\(module).swiftmodule").path,
-            "-o", library.path,
-        ] + moduleMapFlags
-        arguments += linking.map { "-l\($0)" }
-        arguments.append(sourceFile.path)
+        let tools = configuration.compiler.deletingLastPathComponent()
+        let runtime = tools.appendingPathComponent("../lib/swift/linux").standardizedFileURL
 
-        let process = Process()
-        process.executableURL = configuration.compiler
-        process.arguments = arguments
-        process.currentDirectoryURL = work
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = errors
-        lock.lock()
-        running = process
-        lock.unlock()
-        do { try process.run() } catch {
-            return .failure(CompileFailure(diagnostics: [CellDiagnostic(message: "cannot start \(configuration.compiler.path): \(error)", position: nil)], interrupted: false))
-        }
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        lock.lock()
-        running = nil
-        lock.unlock()
-        if process.terminationReason == .uncaughtSignal {
-            return .failure(CompileFailure(diagnostics: [], interrupted: true))
-        }
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: output, as: UTF8.self)
+        let frontend = [
+            "-frontend", "-c", file(".swift").path, "-target", Self.targetTriple,
+            "-module-name", module, "-parse-as-library", "-enable-testing",
+            "-swift-version", "5", "-Onone", "-suppress-warnings", "-diagnostic-style", "llvm",
+            "-I", lib.appendingPathComponent("Modules").path, "-I", work.path,
+            "-emit-module-path", file(".swiftmodule").path, "-o", file(".o").path,
+        ] + moduleMapFlags
+        switch run(tools.appendingPathComponent("swift-frontend"), frontend) {
+        case .interrupted: return .failure(CompileFailure(diagnostics: [], interrupted: true))
+        case .failed(let text):
             return .failure(CompileFailure(diagnostics: Self.diagnostics(in: text, cellLabel: cellLabel, insertions: insertions), interrupted: false))
+        case .succeeded: break
+        }
+
+        let autolink = [file(".o").path, "-o", file(".autolink").path]
+        var link = [
+            "-shared", "-Xlinker", "-rpath", "-Xlinker", runtime.path,
+            "-Xlinker", "-rpath", "-Xlinker", lib.path, "-Xlinker", "-rpath", "-Xlinker", work.path,
+            runtime.appendingPathComponent("\(Self.architecture)/swiftrt.o").path, file(".o").path,
+            "@" + file(".autolink").path, "-L", runtime.path, "-lswiftCore",
+            "-L", lib.path, "-lBenchbook", "-L", work.path,
+        ] + linking.map { "-l\($0)" }
+        link += ["-o", library.path]
+        for (tool, arguments) in [("swift-autolink-extract", autolink), ("clang", link)] {
+            switch run(tools.appendingPathComponent(tool), arguments) {
+            case .interrupted: return .failure(CompileFailure(diagnostics: [], interrupted: true))
+            case .failed(let text):
+                return .failure(CompileFailure(diagnostics: [CellDiagnostic(message: "\(tool) failed: \(Self.cleaned(text))", position: nil)], interrupted: false))
+            case .succeeded: break
+            }
         }
         return .success(library)
     }
+
+    private enum StepResult { case succeeded, failed(String), interrupted }
+
+    /// Runs one tool, keeping it cancellable, and collects its output.
+    private func run(_ tool: URL, _ arguments: [String]) -> StepResult {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        process.currentDirectoryURL = configuration.workDirectory
+        let output = Pipe()
+        process.standardError = output
+        process.standardOutput = output
+        lock.lock()
+        running = process
+        lock.unlock()
+        defer {
+            lock.lock()
+            running = nil
+            lock.unlock()
+        }
+        do { try process.run() } catch { return .failed("cannot start \(tool.path): \(error)") }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if process.terminationReason == .uncaughtSignal { return .interrupted }
+        return process.terminationStatus == 0 ? .succeeded : .failed(text)
+    }
+
+    #if arch(x86_64)
+    static let architecture = "x86_64"
+    #else
+    static let architecture = "aarch64"
+    #endif
+    static let targetTriple = "\(architecture)-unknown-linux-gnu"
+
 
     /// Stops a compile in progress.
     func cancel() {

@@ -1,0 +1,16 @@
+# The kernel and the cell engine (issues 2 and 3): tests through real Jupyter clients
+# (jupyter-kernel-test, jupyter_client, nbconvert, jupyter console) and the latency
+# benchmark, all against the installed kernelspec (the release build).
+
+.PHONY: test-kernel bench-kernel
+
+test-kernel: kernelspec
+	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
+	    Tests/python/test_cell_engine_notebook.py Tests/python/test_frontends.py
+
+# Start-up and per-cell latency through jupyter_client: results/kernel-latency.{json,md}.
+bench-kernel: kernelspec
+	$(PYTHON) scripts/kernel/bench_latency.py --out results
+
+TEST_TARGETS += test-kernel
+RUN_TARGETS  += bench-kernel
