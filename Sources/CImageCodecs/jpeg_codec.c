@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <jpeglib.h>
+#include <jerror.h>
 
 struct jump_error_manager {
     struct jpeg_error_mgr base;
@@ -39,10 +40,28 @@ static void jump_on_error(j_common_ptr cinfo) {
 
 static void ignore_message(j_common_ptr cinfo) { (void)cinfo; }
 
+// Warnings about damaged entropy data are tolerated (libjpeg recovers, as Pillow does),
+// but running out of data is an error: libjpeg would pad the rest of the image with gray.
+static void handle_warning(j_common_ptr cinfo, int level) {
+    int rows_pending = 1;
+    if (cinfo->is_decompressor) {
+        j_decompress_ptr decompress = (j_decompress_ptr)cinfo;
+        // A missing EOI after the last scanline is harmless.
+        rows_pending = decompress->output_height == 0 || decompress->output_scanline < decompress->output_height;
+    }
+    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF && rows_pending) {
+        struct jump_error_manager *error = (struct jump_error_manager *)cinfo->err;
+        copy_text(error->message, "the file ends early (truncated JPEG data)");
+        longjmp(error->jump, 1);
+    }
+    if (level < 0) cinfo->err->num_warnings++;
+}
+
 static void use_jump_errors(struct jump_error_manager *error) {
     jpeg_std_error(&error->base);
     error->base.error_exit = jump_on_error;
     error->base.output_message = ignore_message;
+    error->base.emit_message = handle_warning;
 }
 
 // Reads the Orientation tag (0x0112) from IFD0 of an Exif APP1 payload; 1 when absent.

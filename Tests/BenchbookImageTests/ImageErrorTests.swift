@@ -26,6 +26,25 @@ final class ImageErrorTests: XCTestCase {
         }
     }
 
+    func testJPEGCutInsideTheImageDataIsTruncatedNotGrayPadded() throws {
+        var noisy = [UInt8](repeating: 0, count: 96 * 64 * 3)
+        var state: UInt32 = 7
+        for i in noisy.indices {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            noisy[i] = UInt8(truncatingIfNeeded: state >> 24)
+        }
+        let jpeg = try [UInt8](Image(width: 96, height: 64, format: .rgb, pixels: noisy).jpegData(quality: 90))
+        XCTAssertThrowsError(try Image(data: jpeg.prefix(jpeg.count * 6 / 10))) { error in
+            guard case .corruptFile(let format, let reason) = error as? ImageError else { return XCTFail("\(error)") }
+            XCTAssertEqual(format, "JPEG")
+            XCTAssertTrue(reason.contains("truncated"), reason)
+        }
+        // Like Pillow ("image file is truncated"), even a missing end-of-image marker is an
+        // error; bytes after the marker are ignored.
+        XCTAssertThrowsError(try Image(data: jpeg.dropLast(2)))
+        XCTAssertEqual(try Image(data: jpeg + [0, 1, 2]).size, Size(width: 96, height: 64))
+    }
+
     func testUnsupportedFormatAndEmptyData() {
         let gif = Array("GIF89a".utf8) + [0, 0, 0, 0]
         XCTAssertThrowsError(try Image(data: gif)) { error in
