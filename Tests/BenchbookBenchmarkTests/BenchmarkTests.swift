@@ -85,6 +85,8 @@ extension SerialBenchmarkTests {
         ])
         #expect(table.results.map(\.name) == ["a", "b"])
         #expect(table.results.map(\.threads) == [1, 2])
+        #expect(table.results[0].initSeconds == nil)
+        #expect(table.results[1].initSeconds != nil)
         #expect(table.csv.hasPrefix("name,threads,runs,"))
     }
 

@@ -32,7 +32,12 @@ extension Benchmark {
             var variantOptions = options
             if let threads = variant.threads { variantOptions.threads = threads }
             let benchmark = Benchmark(variant.name, options: variantOptions)
-            results.append(try benchmark.run(setUp: variant.prepare, measure: { run in try run() }))
+            if variant.hasSetUp {
+                results.append(try benchmark.run(setUp: variant.prepare, measure: { run in try run() }))
+            } else {
+                // Nothing to load: no init time, as for a plain closure.
+                results.append(try benchmark.run(try variant.prepare(variantOptions.threads)))
+            }
         }
         return BenchmarkTable(title: name, results: results)
     }
@@ -51,6 +56,8 @@ public struct BenchmarkVariant {
     public var threads: Int?
     /// Builds the subject and returns the closure that runs it once.
     let prepare: (Int) throws -> () throws -> Void
+    /// Whether there is a set-up to time as init.
+    let hasSetUp: Bool
 
     /// Creates a variant with a set-up whose time is measured as init time.
     /// - Parameters:
@@ -65,6 +72,7 @@ public struct BenchmarkVariant {
     ) {
         self.name = name
         self.threads = threads
+        self.hasSetUp = true
         self.prepare = { threads in
             let subject = try setUp(threads)
             return { try measure(subject) }
@@ -79,6 +87,7 @@ public struct BenchmarkVariant {
     public init(_ name: String, threads: Int? = nil, body: @escaping () throws -> Void) {
         self.name = name
         self.threads = threads
+        self.hasSetUp = false
         self.prepare = { _ in body }
     }
 }
