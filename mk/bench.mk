@@ -15,9 +15,11 @@ bench-tool: setup
 bench-fixtures: venv
 	$(PYTHON) scripts/bench/make_statistics_fixture.py Tests/Fixtures/benchmark/statistics-reference.json
 
-# A record and a sweep written by Swift, read back with Python's csv/json, NumPy and hashlib.
-test-bench: bench-tool
-	BENCHBOOK_BENCH_BIN=$(BENCH_BIN) $(PYTHON) -m pytest -q Tests/python/test_benchmark_records.py
+# A record and a sweep written by Swift, read back with Python's csv/json, NumPy and hashlib;
+# then charts, progress, interrupt and records inside the installed kernel.
+test-bench: bench-tool kernelspec
+	BENCHBOOK_BENCH_BIN=$(BENCH_BIN) $(PYTHON) -m pytest -q Tests/python/test_benchmark_records.py \
+	  Tests/python/test_benchmark_kernel.py
 
 # Harness overhead figures: results/benchmark-overhead.{txt,json}.
 bench-overhead: bench-tool
