@@ -7,7 +7,7 @@
 
 BENCH_BIN := $(RELEASE_DIR)/benchbook-bench
 
-.PHONY: bench-tool bench-fixtures test-bench bench-overhead
+.PHONY: bench-tool bench-fixtures test-bench bench-overhead notebook-benchmarks
 
 bench-tool: setup
 	$(SWIFT_BUILD) --product benchbook-bench
@@ -25,5 +25,10 @@ test-bench: bench-tool kernelspec
 bench-overhead: bench-tool
 	$(BENCH_BIN) overhead results
 
+# The notebook that shows every chart and the benchmark workflow; its records go to results/.
+notebook-benchmarks: kernelspec
+	$(PYTHON) -m jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 \
+	  --output-dir results/executed notebooks/benchmarks-and-charts.ipynb
+
 TEST_TARGETS += test-bench
-RUN_TARGETS  += bench-overhead
+RUN_TARGETS  += bench-overhead notebook-benchmarks
