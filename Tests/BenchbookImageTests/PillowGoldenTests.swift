@@ -33,6 +33,14 @@ final class PillowGoldenTests: XCTestCase {
         }
     }
 
+    func testThumbnailMatchesPillowSizeAndPixels() {
+        checkAll(goldens.cases(kind: "thumbnail"), tolerance: 1) { testCase in
+            let bounds = testCase["bounds"] as! [Int]
+            let thumbnail = try goldens.input(testCase).thumbnail(fitting: Size(width: bounds[0], height: bounds[1]))
+            return (thumbnail, try goldens.expectedImage(testCase))
+        }
+    }
+
     func testReduceMatchesPillowWithinOne() {
         checkAll(goldens.cases(kind: "reduce"), tolerance: 1) { testCase in
             let image = try goldens.input(testCase)

@@ -196,6 +196,14 @@ def main():
                 w.case(kind="resize", name=label, input=f"{name}.png", filter=filter_name, reducingGap=gap,
                        width=size[0], height=size[1], expected=w.image(label, image.resize(size, FILTERS[filter_name], reducing_gap=gap)))
 
+    # Pillow's thumbnail: aspect-preserving size, bicubic, reducing_gap 2.
+    for name in ["gradient", "checker", "alpha", "text", "noise"]:
+        for bounds in [(20, 20), (7, 30), (30, 7), (1, 1), (500, 10)]:
+            image = sources[name].copy()
+            image.thumbnail(bounds)
+            label = f"thumbnail-{name}-{bounds[0]}x{bounds[1]}"
+            w.case(kind="thumbnail", name=label, input=f"{name}.png", bounds=list(bounds), expected=w.image(label, image))
+
     # Colour operations.
     for name in ["gradient", "checker", "noise", "alpha"]:
         gray = sources[name].convert("LA" if name == "alpha" else "L")

@@ -43,9 +43,10 @@ extension Image {
     /// - Parameters:
     ///   - size: the new size.
     ///   - filter: the resampling filter.
+    ///   - reducingGap: see ``resized(width:height:filter:reducingGap:)``.
     /// - Throws: ``ImageError/invalidArgument(_:)`` for a size below 1x1.
-    public func resized(to size: Size, filter: ResizeFilter = .bilinear) throws(ImageError) -> Image {
-        try resized(width: size.width, height: size.height, filter: filter)
+    public func resized(to size: Size, filter: ResizeFilter = .bilinear, reducingGap: Double? = nil) throws(ImageError) -> Image {
+        try resized(width: size.width, height: size.height, filter: filter, reducingGap: reducingGap)
     }
 
     /// Returns the image resized so its shorter side is `shorterSide`, keeping the aspect
