@@ -19,7 +19,7 @@ public struct BenchmarkTable: Sendable, Equatable, Codable {
         self.results = results
     }
 
-    /// Column headers of ``csv`` and the displays; times in milliseconds.
+    /// Column headers of ``csv``; times in milliseconds with 6 decimals (nanosecond resolution).
     public static let columns = [
         "name", "threads", "runs", "init_ms", "first_run_ms", "min_ms", "median_ms", "mean_ms",
         "std_ms", "p90_ms", "p99_ms", "max_ms", "peak_rss_mib",
@@ -28,7 +28,7 @@ public struct BenchmarkTable: Sendable, Equatable, Codable {
     /// The cells of one row as text, matching ``columns``.
     func cells(_ result: BenchmarkResult) -> [String] {
         let s = result.statistics
-        func ms(_ value: Double) -> String { DurationFormat.fixed(value * 1e3, decimals: 4) }
+        func ms(_ value: Double) -> String { DurationFormat.fixed(value * 1e3, decimals: 6) }
         return [
             result.name, String(result.threads), String(s.count),
             result.initSeconds.map(ms) ?? "", ms(result.firstRunSeconds), ms(s.minimum), ms(s.median),
