@@ -52,3 +52,31 @@ extension Image {
         }
     }
 }
+
+extension Image {
+    /// The raw 8-bit samples as a UInt8 tensor, for models that take unnormalised pixels
+    /// (a quantised TensorFlow Lite model with a `uint8` input, or a model whose
+    /// normalisation lives inside it). Alpha is dropped.
+    /// - Parameters:
+    ///   - layout: ``Layout/nhwc`` (TensorFlow Lite, the default) or ``Layout/nchw``.
+    ///   - channelOrder: ``ChannelOrder/rgb`` or ``ChannelOrder/bgr``.
+    ///   - batched: add a leading batch axis of size 1 (the default).
+    public func pixelTensor(layout: Layout = .nhwc, channelOrder: ChannelOrder = .rgb, batched: Bool = true) -> Tensor {
+        let colors = format.colorChannelCount, channels = channelCount
+        let count = width * height
+        var values = [UInt8](repeating: 0, count: count * colors)
+        pixels.withUnsafeBufferPointer { input in
+            values.withUnsafeMutableBufferPointer { out in
+                for c in 0..<colors {
+                    let sourceChannel = channelOrder == .bgr && colors == 3 ? 2 - c : c
+                    for i in 0..<count {
+                        let value = input[i * channels + sourceChannel]
+                        if layout == .nchw { out[c * count + i] = value } else { out[i * colors + c] = value }
+                    }
+                }
+            }
+        }
+        let axes = layout == .nchw ? [colors, height, width] : [height, width, colors]
+        return try! Tensor(shape: batched ? [1] + axes : axes, storage: .uint8(values), layout: layout)
+    }
+}
