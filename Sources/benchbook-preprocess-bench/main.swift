@@ -31,21 +31,41 @@ struct Options {
     }
 }
 
-/// Seconds taken by `body`, measured with the monotonic clock.
-func seconds(_ body: () throws -> Void) rethrows -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+/// CPU time of the calling thread in seconds (not counting time spent waiting for a core).
+func threadCPUTime() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
 
-/// Warm-up then `runs` timed repetitions; returns the sorted times.
-func measure(runs: Int, warmUp: Int = 3, _ body: () throws -> Void) rethrows -> [Double] {
+/// Wall-clock and thread CPU seconds of each timed run.
+struct Timings {
+    var wall: [Double] = []
+    var cpu: [Double] = []
+
+    /// Divides every time by `count` (for loops of repetitions).
+    func perCall(_ count: Int) -> Timings {
+        Timings(wall: wall.map { $0 / Double(count) }, cpu: cpu.map { $0 / Double(count) })
+    }
+}
+
+/// Warm-up then `runs` timed repetitions.
+func measure(runs: Int, warmUp: Int = 3, _ body: () throws -> Void) rethrows -> Timings {
     for _ in 0..<warmUp { try body() }
-    return try (0..<runs).map { _ in try seconds(body) }.sorted()
+    var timings = Timings()
+    for _ in 0..<runs {
+        let wall = DispatchTime.now().uptimeNanoseconds, cpu = threadCPUTime()
+        try body()
+        timings.cpu.append(threadCPUTime() - cpu)
+        timings.wall.append(Double(DispatchTime.now().uptimeNanoseconds - wall) / 1e9)
+    }
+    return timings
 }
 
-func summary(_ times: [Double]) -> [String: Double] {
-    ["min_s": times.first!, "median_s": times[times.count / 2], "mean_s": times.reduce(0, +) / Double(times.count)]
+func summary(_ timings: Timings) -> [String: Double] {
+    let wall = timings.wall.sorted(), cpu = timings.cpu.sorted()
+    return ["min_s": wall.first!, "median_s": wall[wall.count / 2], "mean_s": wall.reduce(0, +) / Double(wall.count),
+            "cpu_min_s": cpu.first!, "cpu_median_s": cpu[cpu.count / 2]]
 }
 
 /// The course's MobileNetV2 input: draft-decode, shorter side to 224 (bilinear), centre
@@ -105,7 +125,7 @@ do {
     let repetitions = 2000
     let softmaxTimes = try measure(runs: max(5, options.runs / 3)) {
         for _ in 0..<repetitions { _ = try logits.softmax().topK(5) }
-    }.map { $0 / Double(repetitions) }
+    }.perCall(repetitions)
     results["softmax_top5"] = summary(softmaxTimes)
 
     let json = try JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
