@@ -16,7 +16,7 @@ struct Goldens {
             ?? repository.appendingPathComponent(".build/goldens/images")
         let manifest = directory.appendingPathComponent("manifest.json")
         guard let data = try? Data(contentsOf: manifest) else {
-            throw XCTSkipFailure("no goldens at \(manifest.path): run `make image-goldens` (scripts/images/make_goldens.py) first")
+            throw MissingGoldens("no goldens at \(manifest.path): run `make image-goldens` (scripts/images/make_goldens.py) first")
         }
         let root = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         return Goldens(directory: directory, cases: root["cases"] as! [[String: Any]])
@@ -46,7 +46,7 @@ struct Goldens {
 }
 
 /// A failure to find the goldens; reported as a test failure, never silently skipped.
-struct XCTSkipFailure: Error, CustomStringConvertible {
+struct MissingGoldens: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
