@@ -288,9 +288,20 @@ int bbl_probe(const char *path, const char *cpu_options_identifier, int *status)
     if (null >= 0) { dup2(null, 1); dup2(null, 2); }
     _exit(probe_child(path, cpu_options_identifier));
   }
+  // Wait up to two minutes: a child forked from a multi-threaded process can block on a
+  // lock another thread held at fork time.
   int wait_status = 0;
-  while (waitpid(child, &wait_status, 0) < 0) {
-    if (errno != EINTR) return -1;
+  int waited_ms = 0;
+  for (;;) {
+    pid_t done = waitpid(child, &wait_status, WNOHANG);
+    if (done == child) break;
+    if ((done < 0 && errno != EINTR) || waited_ms >= 120000) {
+      kill(child, SIGKILL);
+      waitpid(child, &wait_status, 0);
+      return -1;
+    }
+    usleep(2000);
+    waited_ms += 2;
   }
   if (WIFSIGNALED(wait_status)) {
     *status = WTERMSIG(wait_status);

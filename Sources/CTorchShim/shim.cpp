@@ -160,6 +160,20 @@ bbt_module *load(const char *path, bbt_format format) {
   return module.release();
 }
 
+// Waits for a check process for up to two minutes; kills it after that (a child forked from a
+// multi-threaded process can block on a lock another thread held at fork time).
+bool wait_with_deadline(pid_t child, int *status) {
+  for (int waited_ms = 0; waited_ms < 120000; waited_ms += 2) {
+    pid_t done = waitpid(child, status, WNOHANG);
+    if (done == child) return true;
+    if (done < 0 && errno != EINTR) return false;
+    usleep(2000);
+  }
+  kill(child, SIGKILL);
+  waitpid(child, status, 0);
+  return false;
+}
+
 }  // namespace
 
 extern "C" {
@@ -186,11 +200,9 @@ int bbt_probe_load(const char *path, bbt_format format, char **error) {
     _exit(status);
   }
   int status = 0;
-  while (waitpid(child, &status, 0) < 0) {
-    if (errno != EINTR) {
-      set_error(error, "waitpid failed");
-      return -1;
-    }
+  if (!wait_with_deadline(child, &status)) {
+    set_error(error, "the check process did not finish in time");
+    return -1;
   }
   if (WIFSIGNALED(status)) {
     int signal_number = WTERMSIG(status);

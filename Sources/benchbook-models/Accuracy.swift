@@ -4,13 +4,20 @@ import Foundation
 
 /// `accuracy`: evaluates models on the Fashion-MNIST test set and writes a Markdown table.
 enum AccuracyCommand {
+    /// Fashion-MNIST's classes in label order (the .tflite files do not record them).
+    static let fashionLabels = ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker",
+                                "Bag", "Ankle boot"]
+
     static func run(models: [String], dataDirectory: String, output: String?, command: String) throws {
         let (images, labels) = try IDX.testSet(directory: dataDirectory)
         var rows: [String] = []
+        var matrices: [String] = []
         for path in models {
             let model = try Model(contentsOf: path, options: ModelOptions(threads: 2))
-            let result = try model.evaluate(images: images, labels: labels, showsProgress: false)
+            let result = try model.evaluate(images: images, labels: labels, classNames: model.labels ?? fashionLabels,
+                                            showsProgress: false)
             print(result)
+            matrices.append(result.description)
             let input = model.inputs.first
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             rows.append(String(format: "| `%@` | %@ | %@ | %d | %.2f %% | %d / %d | %.1f |",
@@ -32,6 +39,12 @@ enum AccuracyCommand {
 
         Reproduce: `\(command)`
         (or `make models-accuracy`).
+
+        ## Confusion matrices (rows: true class, columns: predicted class)
+
+        ```
+        \(matrices.joined(separator: "\n\n"))
+        ```
 
         """
         if let output {

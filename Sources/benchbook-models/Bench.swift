@@ -14,22 +14,24 @@ enum BenchCommand {
                 for _ in 0..<warmup { _ = try model.run([input]) }
                 _ = try model.timeRuntimeLoop([input], iterations: warmup)
                 var swift: [Double] = [], native: [Double] = []
-                // Alternate blocks so that load from other processes hits both alike.
-                for _ in 0..<rounds {
-                    for _ in 0..<runs {
-                        let start = DispatchTime.now().uptimeNanoseconds
-                        _ = try model.run([input])
-                        swift.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-                    }
-                    if let loop = try model.timeRuntimeLoop([input], iterations: runs) { native += loop }
+                // Alternate one Swift run and one run of the runtime's own loop, so that load
+                // from other processes hits both alike.
+                for _ in 0 ..< rounds * runs {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    _ = try model.run([input])
+                    swift.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                    if let loop = try model.timeRuntimeLoop([input], iterations: 1) { native += loop }
                 }
                 var record: [String: Any] = [
                     "model": path, "format": model.format.rawValue, "threads": count,
                     "input": input.shape, "runs": swift.count, "swift_median_s": median(swift),
-                    "swift_min_s": swift.min() ?? 0,
+                    "swift_min_s": swift.min() ?? 0, "swift_samples_s": swift,
                 ]
                 if !native.isEmpty {
                     record["native_median_s"] = median(native)
+                    record["native_min_s"] = native.min() ?? 0
+                    record["native_samples_s"] = native
+                    record["paired_ratio_median"] = median(zip(swift, native).map { $0 / $1 })
                     record["native_loop"] = "C++ loop over libtorch forward (CTorchShim bbt_time_forward)"
                 }
                 let data = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])

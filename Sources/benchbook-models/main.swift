@@ -4,6 +4,7 @@
 //   benchbook-models describe MODEL...
 //   benchbook-models accuracy [--data DIR] [--out FILE.md] MODEL...
 //   benchbook-models bench [--threads 1,2] [--runs N] [--warmup N] [--rounds N] MODEL...
+//   benchbook-models threads TFLITE_MODEL...       (OS threads per XNNPACK thread count)
 //   benchbook-models corrupt [--count 200] [--weight-flips N] [--seed N] [--dir DIR] MODEL...
 import BenchbookModels
 import Foundation
@@ -33,6 +34,18 @@ do {
         let warmup = Int(option("--warmup", "10")) ?? 10
         let rounds = Int(option("--rounds", "4")) ?? 4
         try BenchCommand.run(models: arguments, threads: threads, runs: runs, warmup: warmup, rounds: rounds)
+    case "threads":
+        // Shows that the thread count reaches XNNPACK: its pool adds threads - 1 workers.
+        for path in arguments {
+            for count in [1, 2, 4] {
+                let before = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+                let model = try Model(contentsOf: path, options: ModelOptions(threads: count))
+                _ = try model.run([try BenchCommand.sampleInput(for: model)])
+                let after = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+                print("\((path as NSString).lastPathComponent): threads \(count) -> process threads \(before) before load, \(after) after first run (+\(after - before))")
+                withExtendedLifetime(model) {}
+            }
+        }
     case "corrupt":
         let count = Int(option("--count", "200")) ?? 200
         let seed = UInt64(option("--seed", "5")) ?? 5

@@ -27,7 +27,11 @@ final class BehaviourTests: XCTestCase {
         let (images, labels) = try TestSupport.fashionTest(count: 500)
         for name in ["fashion_cnn.ptl", "fashion_cnn_int8.tflite"] {
             let model = try Model(contentsOf: try TestSupport.courseModel(name))
-            let result = try model.evaluate(images: images, labels: labels, batchSize: 64, showsProgress: false)
+            // The .tflite files record no labels: name the classes here.
+            let names = model.labels ?? ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt",
+                                         "Sneaker", "Bag", "Ankle boot"]
+            let result = try model.evaluate(images: images, labels: labels, classNames: names, batchSize: 64,
+                                            showsProgress: false)
             XCTAssertEqual(result.count, 500)
             XCTAssertEqual(result.confusion.count, 10)
             XCTAssertEqual(result.confusion.map { $0.reduce(0, +) }, (0..<10).map { c in labels.filter { $0 == c }.count })

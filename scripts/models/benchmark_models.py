@@ -37,6 +37,7 @@ def sample_input(detail):
 
 
 def python_litert(path, threads, runs, warmup):
+    """Times Interpreter.invoke() alone; returns the per-run seconds."""
     interpreter = Interpreter(model_path=path, num_threads=threads)
     interpreter.allocate_tensors()
     detail = interpreter.get_input_details()[0]
@@ -48,7 +49,7 @@ def python_litert(path, threads, runs, warmup):
         start = time.perf_counter_ns()
         interpreter.invoke()
         times.append((time.perf_counter_ns() - start) / 1e9)
-    return statistics.median(times)
+    return times
 
 
 def swift_bench(binary, models, threads, runs, warmup):
@@ -77,34 +78,41 @@ def main():
          15, 3),
     ]
     load_before = os.getloadavg()
-    samples = {}  # (model, threads) -> {"swift": [...], "baseline": [...], "format": ...}
+    samples = {}  # (model, threads) -> {"swift": [...], "baseline": [...], "paired": [...], "format": ...}
     for round_index in range(args.rounds):
         for models, runs, warmup in groups:
             models = [m for m in models if os.path.exists(m)]
+            if not models:
+                continue
             for record in swift_bench(args.bin, models, threads, runs, warmup):
                 entry = samples.setdefault((record["model"], record["threads"]),
-                                           {"swift": [], "baseline": [], "format": record["format"]})
-                entry["swift"].append(record["swift_median_s"])
-                if "native_median_s" in record:
-                    entry["baseline"].append(record["native_median_s"])
+                                           {"swift": [], "baseline": [], "paired": [], "format": record["format"]})
+                entry["swift"] += record["swift_samples_s"]
+                if "native_samples_s" in record:
+                    entry["baseline"] += record["native_samples_s"]
+                    entry["paired"] += [a / b for a, b in zip(record["swift_samples_s"], record["native_samples_s"])]
             for model in models:
                 if model.endswith(".tflite"):
                     for t in threads:
-                        samples[(model, t)]["baseline"].append(python_litert(model, t, runs, warmup))
+                        samples[(model, t)]["baseline"] += python_litert(model, t, runs, warmup)
         print(f"round {round_index + 1}/{args.rounds} done", file=sys.stderr)
     load_after = os.getloadavg()
 
     rows, records = [], []
     for (model, t), entry in sorted(samples.items()):
         swift = statistics.median(entry["swift"])
-        baseline = statistics.median(entry["baseline"]) if entry["baseline"] else None
-        ratio = swift / baseline if baseline else None
-        baseline_name = "Python LiteRT Interpreter.invoke" if model.endswith(".tflite") else "C++ loop over libtorch forward"
+        baseline = statistics.median(entry["baseline"])
+        ratio = swift / baseline
+        min_ratio = min(entry["swift"]) / min(entry["baseline"])
+        paired = statistics.median(entry["paired"]) if entry["paired"] else None
+        baseline_name = ("Python LiteRT Interpreter.invoke (separate process, alternating rounds)"
+                         if model.endswith(".tflite") else "C++ loop over libtorch forward (alternating runs)")
         records.append({"model": model, "format": entry["format"], "threads": t, "swift_median_ms": swift * 1e3,
-                        "baseline": baseline_name, "baseline_median_ms": baseline * 1e3 if baseline else None,
-                        "ratio": ratio, "rounds": len(entry["swift"])})
+                        "baseline": baseline_name, "baseline_median_ms": baseline * 1e3, "ratio": ratio,
+                        "min_ratio": min_ratio, "paired_ratio_median": paired, "samples": len(entry["swift"])})
+        paired_text = f"{paired:.3f}" if paired else "—"
         rows.append(f"| `{os.path.basename(model)}` | {entry['format']} | {t} | {swift * 1e3:.3f} | "
-                    f"{baseline * 1e3:.3f} | {ratio:.3f} | {baseline_name} |")
+                    f"{baseline * 1e3:.3f} | **{ratio:.3f}** | {paired_text} | {min_ratio:.3f} | {len(entry['swift'])} | {baseline_name} |")
 
     def median_of(name, t):
         for r in records:
@@ -131,8 +139,10 @@ Median latency per call (batch 1), in milliseconds. Swift: `Model.run` from
 `benchbook-models bench` (release build), including copying the input in and the output out.
 Baseline: libtorch — a C++ loop calling `forward` on the same module in the same process;
 LiteRT — the Python `ai_edge_litert` `Interpreter.invoke()` (XNNPACK, same thread count).
-Swift and baseline alternate in {args.rounds} rounds; each figure is the median of the per-round
-medians. Ratio = Swift / baseline (target ≤ 1.02).
+libtorch: Swift and the C++ loop alternate run by run in one process; LiteRT: the Swift
+process and the Python interpreter alternate in {args.rounds} rounds. Ratio = median Swift /
+median baseline (target ≤ 1.02); also the median of per-run paired ratios (libtorch) and the
+ratio of the minima, which is the least disturbed by other processes.
 
 **MobileNetV2 files have untrained (random) weights**: pretrained weights cannot be downloaded
 here; latency does not depend on the weights.
@@ -142,8 +152,8 @@ machine is shared with other builds, so absolute figures are noisy; ratios come 
 alternating rounds). Runtimes: libtorch 1.13 (Debian, quantised engine qnnpack),
 LiteRT `ai-edge-litert` 2.3.0.
 
-| model | format | threads | Swift median (ms) | baseline median (ms) | ratio | baseline |
-|---|---|---|---|---|---|---|
+| model | format | threads | Swift median (ms) | baseline median (ms) | ratio | paired ratio | min ratio | runs | baseline |
+|---|---|---|---|---|---|---|---|---|---|
 {chr(10).join(rows)}
 
 ## MobileNetV2 (untrained weights), float32 vs int8, Swift `Model.run` median
