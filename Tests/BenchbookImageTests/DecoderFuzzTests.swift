@@ -17,7 +17,7 @@ final class DecoderFuzzTests: XCTestCase {
         }
     }
 
-    func mutate(_ seed: [UInt8], using rng: inout SplitMix) -> [UInt8] {
+    static func mutate(_ seed: [UInt8], using rng: inout SplitMix) -> [UInt8] {
         var bytes = seed
         switch Int.random(in: 0..<5, using: &rng) {
         case 0:  // a few bit flips anywhere
@@ -55,7 +55,7 @@ final class DecoderFuzzTests: XCTestCase {
         var decoded = 0, thrown = 0
         let options = DecodingOptions(maxPixelCount: 1 << 22)
         for iteration in 0..<iterations {
-            let bytes = mutate(seeds[iteration % seeds.count], using: &rng)
+            let bytes = Self.mutate(seeds[iteration % seeds.count], using: &rng)
             var draft = options
             if iteration % 3 == 0 { draft.draftSize = Size(width: 16, height: 16) }
             do {
@@ -81,5 +81,27 @@ final class DecoderFuzzTests: XCTestCase {
         let (decoded, thrown) = try fuzz(extension: ".jpg", iterations: 2000, seed: 2)
         XCTAssertEqual(decoded + thrown, 2000)
         XCTAssertGreaterThan(thrown, 300, "truncated headers and broken markers must be rejected")
+    }
+}
+
+/// Damaged gzip IDX files must fail as ``IDXError`` values, never crash.
+final class IDXFuzzTests: XCTestCase {
+    func testFiveHundredMutatedGzipLabelFilesNeverCrash() throws {
+        let seed = try readFileBytes("/usr/share/datasets/fashion-mnist/t10k-labels-idx1-ubyte.gz")
+        var rng = DecoderFuzzTests.SplitMix(state: 3)
+        var parsed = 0, thrown = 0
+        for _ in 0..<500 {
+            let bytes = DecoderFuzzTests.mutate(seed, using: &rng)
+            do {
+                let file = try IDXFile(data: bytes)
+                XCTAssertEqual(file.bytes.count, file.dimensions.reduce(1, *))
+                parsed += 1
+            } catch {
+                XCTAssertFalse("\(error)".isEmpty)
+                thrown += 1
+            }
+        }
+        print("gzip IDX fuzz: 500 mutated files, \(parsed) parsed, \(thrown) threw IDXError")
+        XCTAssertGreaterThan(thrown, 400, "CRC and length checks must catch most damage")
     }
 }
