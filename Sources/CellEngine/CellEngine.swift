@@ -83,7 +83,20 @@ public final class CellEngine: @unchecked Sendable {
     ///   - output: receives streams, displays, the result and input requests.
     /// - Returns: nil on success, or the error to show.
     public func execute(_ code: String, label: String, output: CellOutput) -> CellError? {
-        let analysis = CellAnalysis(source: code)
+        var magic: CellMagic?
+        var body = code
+        if let parsed = CellMagic.parse(code) {
+            switch parsed.magic {
+            case .success(let found): magic = found
+            case .failure(let unknown):
+                return CellError(name: "UnknownMagic", value: "\(unknown.name) is not a Benchbook magic; the magics are \(CellMagic.names.joined(separator: ", ")).")
+            }
+            body = parsed.body
+        }
+        let analysis = CellAnalysis(source: body, bindingsAreLocal: magic != nil)
+        if magic != nil, analysis.hasTopLevelAwait {
+            return CellError(name: "MagicError", value: "Timing magics run their body synchronously; move the awaited work into a function and call it without await, or time it without a magic.")
+        }
         if analysis.isEmpty { return nil }
         if !analysis.syntaxProblems.isEmpty {
             return CellErrorReport.syntax(analysis.syntaxProblems, code: code, label: label)
@@ -95,9 +108,10 @@ public final class CellEngine: @unchecked Sendable {
         let module = "Cell\(cellCounter)"
         let generator = CellCodeGenerator(module: module, cellLabel: label, cellNumber: cellCounter)
         let dependencies = symbols.dependencies(of: analysis)
-        let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports)
+        let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: magic)
 
         beginPhase()
+        compiler.resetCancellation()
         let compiled = compiler.compile(source: source, module: module, cellLabel: label,
                                         linking: dependencies.modules, insertions: analysis.insertions)
         let library: URL
@@ -119,7 +133,9 @@ public final class CellEngine: @unchecked Sendable {
             return CellError(name: "KernelError", value: String(describing: error))
         }
         setRunning(host)
+        let runStarted = DispatchTime.now()
         let run = HostRun(host: host, output: output).run(library: library, symbol: generator.entrySymbol)
+        Trace.step("load and run", since: runStarted)
         let killed = endPhase()
 
         switch run {

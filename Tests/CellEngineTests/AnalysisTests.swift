@@ -128,3 +128,31 @@ final class HostStreamTests: XCTestCase {
         guard case .done(0, nil) = events[0] else { return XCTFail("\(events)") }
     }
 }
+
+final class AutolinkTests: XCTestCase {
+    func testEntriesOfARealObjectMatchSwiftAutolinkExtract() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("autolink-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let source = work.appendingPathComponent("a.swift")
+        try "import Foundation\npublic func f() -> Date { Date() }\n".write(to: source, atomically: true, encoding: .utf8)
+        let swiftc = EngineConfiguration.beside(executable: URL(fileURLWithPath: "/x")).compiler
+        let object = work.appendingPathComponent("a.o")
+        try runTool(swiftc, ["-c", "-parse-as-library", source.path, "-o", object.path])
+        let listed = work.appendingPathComponent("a.autolink")
+        try runTool(swiftc.deletingLastPathComponent().appendingPathComponent("swift-autolink-extract"), [object.path, "-o", listed.path])
+        let expected = try String(contentsOf: listed, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertTrue(expected.contains("-lFoundation"))
+        XCTAssertEqual(AutolinkEntries.read(from: try Data(contentsOf: object)), expected)
+        XCTAssertNil(AutolinkEntries.read(from: Data("not an object".utf8)))
+    }
+
+    private func runTool(_ tool: URL, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "\(tool.lastPathComponent) \(arguments)")
+    }
+}

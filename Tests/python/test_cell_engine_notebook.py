@@ -1,9 +1,9 @@
-"""A 50-cell notebook through a real Jupyter client, each cell's outputs asserted.
+"""A 58-cell notebook through a real Jupyter client, each cell's outputs asserted.
 
 It covers bindings, mutation, redefinition of every kind of declaration, extensions and
 conformances across cells, generics, closures, async/await, top-level try, guard,
 do/catch, defer, interpolation, each error kind, a trap followed by more cells, and an
-interrupt. The executed notebook is written to results/executed/cell-engine-tour.ipynb.
+interrupt, and the timing magics. The executed notebook is written to results/executed/cell-engine-tour.ipynb.
 """
 import re
 import time
@@ -74,6 +74,10 @@ CELLS = [
     ("spins > 0", {"result": "true"}),
     ("INTERRUPT:var stuck = 0\nwhile true { stuck &+= 1 }", {"error": "Interrupted", "evalue": "within 2 s"}),
     ("Color.red", {"result": "Color.red"}),
+    ("%time\nlet doubled = (0..<1000).map { $0 * 2 }\ndoubled.count", {"stdout": "Wall time:", "result": "1000"}),
+    ("%timeit\nlet sum = (0..<100).reduce(0, +)\n_ = sum", {"result_contains": "±"}),
+    ("%timeit\nlet oops = undefinedThing", {"error": "CompileError", "evalue": "line 2"}),
+    ("%frobnicate\n1", {"error": "UnknownMagic", "evalue": "%timeit"}),
 ]
 
 
@@ -100,6 +104,8 @@ def check(index, code, expect, reply, outputs):
     assert reply["status"] == "ok", f"{where}: {reply.get('ename')}: {reply.get('evalue')}"
     if expect.get("quiet"):
         assert shown == [], f"{where}: expected no output, got {shown}"
+    if "result_contains" in expect:
+        assert len(results(outputs)) == 1 and expect["result_contains"] in results(outputs)[0], f"{where}: {results(outputs)}"
     if "result" in expect:
         assert results(outputs) == [expect["result"]], f"{where}: {results(outputs)}"
     if "stdout" in expect:
@@ -108,7 +114,7 @@ def check(index, code, expect, reply, outputs):
         assert results(outputs) == [], f"{where}: {results(outputs)}"
 
 
-def test_fifty_cell_notebook(kernel):
+def test_cell_engine_notebook(kernel):
     km, kc = kernel
     assert len(CELLS) >= 40
     notebook = nbformat.v4.new_notebook()

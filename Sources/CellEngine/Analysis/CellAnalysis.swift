@@ -35,11 +35,14 @@ public struct CellAnalysis: Sendable {
     public var isEmpty: Bool { items.isEmpty && syntaxProblems.isEmpty }
 
     /// Parses and classifies a cell.
-    /// - Parameter source: the cell's text.
-    public init(source: String) {
+    /// - Parameters:
+    ///   - source: the cell's text.
+    ///   - bindingsAreLocal: keep `let`/`var` as statements of the cell's body instead of
+    ///     notebook variables (for a body that a timing magic runs many times).
+    public init(source: String, bindingsAreLocal: Bool = false) {
         let tree = Parser.parse(source: source)
         let converter = SourceLocationConverter(fileName: "cell", tree: tree)
-        var classifier = Classifier(converter: converter)
+        var classifier = Classifier(converter: converter, bindingsAreLocal: bindingsAreLocal)
         let statements = Array(tree.statements)
         for (index, item) in statements.enumerated() {
             classifier.classify(item.item, isLast: index == statements.count - 1)
@@ -78,6 +81,7 @@ extension CellItem {
 /// Sorts top-level items into declarations, bindings, statements and the result.
 private struct Classifier {
     let converter: SourceLocationConverter
+    let bindingsAreLocal: Bool
     var items: [CellItem] = []
     var hasTopLevelAwait = false
 
@@ -181,7 +185,7 @@ private struct Classifier {
             items.append(.declaration(snippet(variable), names: names, kind: .var))
             return
         }
-        if names.isEmpty {
+        if names.isEmpty || bindingsAreLocal {
             // `let _ = f()`: nothing to keep, so it is just a statement.
             if containsTopLevelAwait(variable) { hasTopLevelAwait = true }
             items.append(.statement(snippet(variable)))

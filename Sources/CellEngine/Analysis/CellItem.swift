@@ -46,6 +46,14 @@ public enum CellItem: Sendable, Equatable {
     case `import`(String)
 }
 
+extension CellItem {
+    /// True for the cell's shown last expression.
+    var isResult: Bool {
+        if case .result = self { return true }
+        return false
+    }
+}
+
 /// The parts of a binding such as `let (a, b): (Int, Int) = try load()`.
 public struct EvaluatedBinding: Sendable, Equatable {
     /// `let` or `var`, with any modifiers before it.

@@ -27,7 +27,9 @@ public struct CellCodeGenerator: Sendable {
     /// - Parameters:
     ///   - analysis: the cell's analysis.
     ///   - imports: import lines for earlier cells' names and user imports.
-    public func source(for analysis: CellAnalysis, imports: [String]) -> String {
+    ///   - magic: a timing magic; its body (the cell's statements) becomes one closure
+    ///     that the notebook library's `Benchmark` runs.
+    public func source(for analysis: CellAnalysis, imports: [String], magic: CellMagic? = nil) -> String {
         var out: [String] = ["import Benchbook"] + imports
         out.append("enum \(Self.markerName) {}")
         var entry: [String] = []
@@ -63,6 +65,7 @@ public struct CellCodeGenerator: Sendable {
                 entry.append("}())")
             }
         }
+        if let magic { entry = timed(entry, magic: magic, showsResult: analysis.items.contains(where: \.isResult)) }
         let bodyKind = analysis.hasTopLevelAwait ? "__bb async throws in" : "__bb throws in"
         out.append("@_cdecl(\"\(entrySymbol)\")")
         out.append("public func __benchbook_entry() -> Int32 {")
@@ -71,6 +74,34 @@ public struct CellCodeGenerator: Sendable {
         out.append("}")
         out.append("}")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Wraps a cell body in the closure a timing magic measures. The body's last
+    /// expression becomes the closure's value (shown for `%time`, ignored otherwise).
+    private func timed(_ body: [String], magic: CellMagic, showsResult: Bool) -> [String] {
+        let measured = body.map { line -> String in
+            if line.hasPrefix("__bb.present(") { return "return " + line.dropFirst("__bb.present(".count) }
+            return line == "}())" ? "}()" : line
+        }
+        switch magic {
+        case .time:
+            var lines = ["let __bb_timed = try Benchmark.time { () throws in"] + measured
+            lines.append("}")
+            lines.append("print(__bb_timed.timing)")
+            if showsResult { lines.append("__bb.present(__bb_timed.value)") }
+            return lines
+        case .timeit:
+            return ["__bb.present(try Benchmark.timeit(\(Self.literal(cellLabel))) { () throws in"]
+                + measured.map { $0.hasPrefix("return ") ? "_ = " + $0.dropFirst("return ".count) : $0 } + ["})"]
+        case .benchmark(let name):
+            return ["__bb.present(try Benchmark(\(Self.literal(name))).runAndRecord { () throws in"]
+                + measured.map { $0.hasPrefix("return ") ? "_ = " + $0.dropFirst("return ".count) : $0 } + ["})"]
+        }
+    }
+
+    /// A Swift string literal for any text.
+    static func literal(_ text: String) -> String {
+        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("\n", with: "\\n") + "\""
     }
 
     /// The snippet on its own lines at its original line and column, followed by a

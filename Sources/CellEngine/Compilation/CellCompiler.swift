@@ -53,7 +53,8 @@ public final class CellCompiler: @unchecked Sendable {
     private let configuration: EngineConfiguration
     private let moduleMapFlags: [String]
     private let lock = NSLock()
-    private var running: Process?
+    private var running: Subprocess?
+    private var isCancelled = false
 
     init(configuration: EngineConfiguration) {
         self.configuration = configuration
@@ -85,10 +86,10 @@ public final class CellCompiler: @unchecked Sendable {
 
     /// Compiles a module into `lib<module>.so` in the work directory.
     ///
-    /// The three steps the `swiftc` driver would run are run directly (the driver itself
-    /// costs more than compiling a small cell): the frontend compiles and writes the
-    /// module, `swift-autolink-extract` lists the libraries the object needs, and clang
-    /// links the shared library.
+    /// The steps the `swiftc` driver would run are run directly (the driver itself costs
+    /// more than compiling a small cell): the frontend compiles and writes the module,
+    /// the object's autolink section lists the libraries it needs, and the linker that
+    /// clang would call (lld, see ``LinkCommand``) links the shared library.
     /// - Parameters:
     ///   - source: the generated source.
     ///   - module: the module name.
@@ -125,51 +126,58 @@ public final class CellCompiler: @unchecked Sendable {
         case .succeeded: break
         }
 
-        let autolink = [file(".o").path, "-o", file(".autolink").path]
-        var link = [
-            "-shared", "-Xlinker", "-rpath", "-Xlinker", runtime.path,
-            "-Xlinker", "-rpath", "-Xlinker", lib.path, "-Xlinker", "-rpath", "-Xlinker", work.path,
+        guard let object = try? Data(contentsOf: file(".o")), let autolinked = AutolinkEntries.read(from: object) else {
+            return .failure(Self.linkFailure("the compiler", "its object file \(file(".o").path) is missing or not ELF"))
+        }
+        let libraries = [
             runtime.appendingPathComponent("\(Self.architecture)/swiftrt.o").path, file(".o").path,
-            "@" + file(".autolink").path, "-L", runtime.path, "-lswiftCore",
-            "-L", lib.path, "-lBenchbook", "-L", work.path,
-        ] + linking.map { "-l\($0)" }
-        link += ["-o", library.path]
-        for (tool, arguments) in [("swift-autolink-extract", autolink), ("clang", link)] {
-            switch run(tools.appendingPathComponent(tool), arguments) {
-            case .interrupted: return .failure(CompileFailure(diagnostics: [], interrupted: true))
-            case .failed(let text):
-                return .failure(CompileFailure(diagnostics: [CellDiagnostic(message: "\(tool) failed: \(Self.cleaned(text))", position: nil)], interrupted: false))
-            case .succeeded: break
-            }
+            "-L", runtime.path, "-L", lib.path, "-L", work.path,
+            "-rpath", runtime.path, "-rpath", lib.path, "-rpath", work.path,
+            "-lswiftCore", "-lBenchbook",
+        ] + autolinked + linking.map { "-l\($0)" }
+        let (linker, arguments) = linkCommand.arguments(linking: libraries, output: library.path)
+        switch run(linker, arguments) {
+        case .interrupted: return .failure(CompileFailure(diagnostics: [], interrupted: true))
+        case .failed(let text): return .failure(Self.linkFailure(linker.lastPathComponent, text))
+        case .succeeded: break
         }
         return .success(library)
     }
+
+    private static func linkFailure(_ tool: String, _ text: String) -> CompileFailure {
+        CompileFailure(diagnostics: [CellDiagnostic(message: "\(tool) failed: \(cleaned(text))", position: nil)], interrupted: false)
+    }
+
+    /// The linker command for a shared library, asked of clang once.
+    private lazy var linkCommand = LinkCommand.discover(clang: configuration.compiler.deletingLastPathComponent().appendingPathComponent("clang"))
 
     private enum StepResult { case succeeded, failed(String), interrupted }
 
     /// Runs one tool, keeping it cancellable, and collects its output.
     private func run(_ tool: URL, _ arguments: [String]) -> StepResult {
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        process.currentDirectoryURL = configuration.workDirectory
-        let output = Pipe()
-        process.standardError = output
-        process.standardOutput = output
+        let subprocess = Subprocess()
         lock.lock()
-        running = process
+        let cancelled = isCancelled
+        running = subprocess
         lock.unlock()
         defer {
             lock.lock()
             running = nil
             lock.unlock()
         }
-        do { try process.run() } catch { return .failed("cannot start \(tool.path): \(error)") }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if process.terminationReason == .uncaughtSignal { return .interrupted }
-        return process.terminationStatus == 0 ? .succeeded : .failed(text)
+        if cancelled { return .interrupted }
+        let started = DispatchTime.now()
+        defer { Trace.step(tool.lastPathComponent, since: started) }
+        do {
+            switch try subprocess.run(tool, arguments, in: configuration.workDirectory) {
+            case .signalled: return .interrupted
+            case .exited(let status, let output): return status == 0 ? .succeeded : .failed(output)
+            }
+        } catch {
+            return .failed(String(describing: error))
+        }
     }
+
 
     #if arch(x86_64)
     static let architecture = "x86_64"
@@ -183,7 +191,15 @@ public final class CellCompiler: @unchecked Sendable {
     func cancel() {
         lock.lock()
         defer { lock.unlock() }
+        isCancelled = true
         running?.terminate()
+    }
+
+    /// Forgets an earlier cancellation (a new cell starts).
+    func resetCancellation() {
+        lock.lock()
+        isCancelled = false
+        lock.unlock()
     }
 
     /// Extracts the errors from compiler output, keeping those in the user's cell and
