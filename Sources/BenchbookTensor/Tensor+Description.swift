@@ -1,3 +1,4 @@
+import Foundation
 import BenchbookRuntime
 
 extension Tensor: CustomStringConvertible {
@@ -61,6 +62,33 @@ extension String {
 }
 
 extension Tensor: NotebookDisplayable {
-    /// The NumPy-style text.
-    public var mimeBundle: MimeBundle { MimeBundle(plainText: description) }
+    /// The NumPy-style text, plus HTML: a table for a small vector or matrix (at most 12x12,
+    /// after dropping leading axes of size 1), otherwise the text in a `<pre>` block under
+    /// a shape and type caption.
+    public var mimeBundle: MimeBundle {
+        MimeBundle(plainText: description).adding("text/html", html)
+    }
+
+    /// The HTML representation described in ``mimeBundle``.
+    var html: String {
+        let caption = "<b>\(elementType.rawValue)</b> tensor, shape \(shape)" + (layout.map { ", \($0.rawValue)" } ?? "")
+        var axes = shape
+        while axes.count > 2, axes.first == 1 { axes.removeFirst() }
+        if axes.count == 2 && axes[0] == 1 { axes.removeFirst() }
+        let values = floats
+        guard axes.count <= 2, let columns = axes.last, columns <= 12, (axes.first ?? 1) <= 12, !values.isEmpty else {
+            let escaped = description.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            return "<div>\(caption)</div><pre>\(escaped)</pre>"
+        }
+        let rows = axes.count == 2 ? axes[0] : 1
+        var table = "<table><caption>\(caption)</caption>"
+        for row in 0..<rows {
+            table += "<tr>" + (0..<columns).map { "<td>\(Self.htmlNumber(values[row * columns + $0], type: elementType))</td>" }.joined() + "</tr>"
+        }
+        return table + "</table>"
+    }
+
+    private static func htmlNumber(_ value: Float, type: ElementType) -> String {
+        type == .float32 ? String(format4: value) : String(Int64(value))
+    }
 }
