@@ -182,6 +182,17 @@ def main():
                 w.case(kind="resize", name=label, input=f"{name}.png", filter=filter_name,
                        width=size[0], height=size[1], expected=w.image(label, result))
 
+    # Large reductions: wide kernels (support grows with the reduction factor).
+    large_y, large_x = np.mgrid[0:300, 0:401]
+    large = np.stack([(large_x * 0.6) % 256, (large_y * 0.9) % 256, ((large_x ^ large_y) & 255)], -1)
+    large = (large + np.random.default_rng(40).normal(0, 20, large.shape)).clip(0, 255).astype(np.uint8)
+    Image.fromarray(large, "RGB").save(out / "large.png")
+    for filter_name, resample in FILTERS.items():
+        for size in [(23, 17), (224, 168), (7, 300)]:
+            label = f"resize-large-{filter_name}-{size[0]}x{size[1]}"
+            w.case(kind="resize", name=label, input="large.png", filter=filter_name, width=size[0], height=size[1],
+                   expected=w.image(label, Image.fromarray(large, "RGB").resize(size, resample)))
+
     # Pillow's reducing rules: Image.reduce, and resize with reducing_gap.
     for name in ["gradient", "noise", "alpha", "text"]:
         image = sources[name]
