@@ -31,4 +31,5 @@ notebook-benchmarks: kernelspec
 	  --output-dir results/executed notebooks/benchmarks-and-charts.ipynb
 
 TEST_TARGETS += test-bench
-RUN_TARGETS  += bench-overhead notebook-benchmarks
+# benchmarks-and-charts.ipynb runs with the course notebooks (mk/notebooks.mk: run-notebooks).
+RUN_TARGETS  += bench-overhead

@@ -1,0 +1,121 @@
+"""Executes the course notebooks headlessly through the installed "swift" kernel.
+
+    .venv/bin/python scripts/notebooks/run_notebooks.py            # every notebook
+    .venv/bin/python scripts/notebooks/run_notebooks.py 03 05      # names containing 03 or 05
+
+Each notebook runs with nbclient, its working directory notebooks/ (so relative paths such
+as models/fashion_cnn.pt and data/... resolve as they do in JupyterLab). The executed copy,
+with outputs, goes to results/executed/<name>. The run fails (exit status 1), naming the
+notebook and the cell, when a cell shows an error output, a cell times out, or a notebook
+takes longer than its budget (3 minutes by default). A summary table of the wall times is
+printed at the end and written to results/executed/timings.txt.
+"""
+import argparse
+import os
+import sys
+import time
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError, CellTimeoutError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NOTEBOOKS = os.path.join(ROOT, "notebooks")
+OUT = os.path.join(ROOT, "results", "executed")
+
+# The numbered course notebooks in reading order, then the charts engineer's tour.
+DEFAULT_BUDGET_SECONDS = 180
+
+
+def notebook_list(filters):
+    names = sorted(n for n in os.listdir(NOTEBOOKS) if n.endswith(".ipynb") and n[:2].isdigit())
+    names.append("benchmarks-and-charts.ipynb")
+    names = [n for n in names if os.path.exists(os.path.join(NOTEBOOKS, n))]
+    if filters:
+        names = [n for n in names if any(f in n for f in filters)]
+    return names
+
+
+def first_line(source):
+    lines = [line for line in source.splitlines() if line.strip()]
+    return lines[0][:80] if lines else "(empty cell)"
+
+
+def error_outputs(nb):
+    """(cell index, text) of every error output, and of stderr text that reports a failure."""
+    found = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                text = "\n".join(output.get("traceback") or [output.get("ename", ""), output.get("evalue", "")])
+                found.append((index, text))
+    return found
+
+
+def run_one(name, budget, cell_timeout):
+    path = os.path.join(NOTEBOOKS, name)
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, kernel_name="swift", timeout=cell_timeout, allow_errors=True,
+                            resources={"metadata": {"path": NOTEBOOKS}})
+    start = time.monotonic()
+    failure = None
+    try:
+        client.execute()
+    except CellTimeoutError as error:
+        failure = f"a cell timed out after {cell_timeout} s: {error}"
+    except CellExecutionError as error:  # not raised with allow_errors, kept for safety
+        failure = str(error)
+    except Exception as error:  # kernel died, could not start, ...
+        failure = f"{type(error).__name__}: {error}"
+    seconds = time.monotonic() - start
+    os.makedirs(OUT, exist_ok=True)
+    nbformat.write(nb, os.path.join(OUT, name))
+    problems = []
+    if failure:
+        problems.append(failure)
+    for index, text in error_outputs(nb):
+        problems.append(f"cell {index} ({first_line(nb.cells[index].source)!r}) has an error output:\n{text}")
+    if seconds > budget:
+        problems.append(f"took {seconds:.0f} s, over its budget of {budget} s")
+    return seconds, problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("filters", nargs="*", help="run only notebooks whose name contains one of these")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET_SECONDS,
+                        help="seconds a whole notebook may take (default 180)")
+    parser.add_argument("--cell-timeout", type=int, default=600, help="seconds one cell may take")
+    args = parser.parse_args()
+
+    names = notebook_list(args.filters)
+    if not names:
+        print("no notebooks matched", file=sys.stderr)
+        return 1
+    rows, failed = [], []
+    for name in names:
+        print(f"executing {name} ...", flush=True)
+        seconds, problems = run_one(name, args.budget, args.cell_timeout)
+        status = "ok" if not problems else "FAILED"
+        rows.append((name, seconds, status))
+        print(f"  {status} in {seconds:.1f} s -> results/executed/{name}", flush=True)
+        for problem in problems:
+            print(f"  {name}: {problem}", file=sys.stderr, flush=True)
+        if problems:
+            failed.append(name)
+    summary = "\n".join(f"{name:45s} {seconds:7.1f} s  {status}" for name, seconds, status in rows)
+    print("\n" + summary)
+    with open(os.path.join(OUT, "timings.txt"), "w") as f:
+        f.write(f"command: .venv/bin/python scripts/notebooks/run_notebooks.py {' '.join(sys.argv[1:])}\n")
+        f.write(f"machine: {os.cpu_count()} logical cores; budget {args.budget:.0f} s per notebook\n")
+        f.write(summary + "\n")
+    if failed:
+        print(f"\nfailed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
