@@ -51,7 +51,7 @@ public struct CellDiagnostic: Sendable, Equatable {
 /// and stops a running compile.
 public final class CellCompiler: @unchecked Sendable {
     private let configuration: EngineConfiguration
-    private let moduleMapFlags: [String]
+    let moduleMapFlags: [String]
     private let lock = NSLock()
     private var running: Subprocess?
     private var isCancelled = false
