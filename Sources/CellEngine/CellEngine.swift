@@ -39,9 +39,9 @@ public final class CellEngine: @unchecked Sendable {
     /// How long a cell has to stop after an interrupt before its host is restarted.
     public static let interruptGracePeriod: TimeInterval = 2
 
-    private let configuration: EngineConfiguration
-    private let compiler: CellCompiler
-    private var symbols = SymbolTable()
+    let configuration: EngineConfiguration
+    let compiler: CellCompiler
+    private(set) var symbols = SymbolTable()
     private var host: HostProcess?
     private var cellCounter = 0
 
@@ -55,6 +55,10 @@ public final class CellEngine: @unchecked Sendable {
         self.configuration = configuration
         self.compiler = CellCompiler(configuration: configuration)
     }
+
+    /// Completion and inspection for this notebook; SourceKit-LSP starts on first use.
+    /// Used from the same thread as ``execute(_:label:output:)``.
+    public private(set) lazy var completion = CodeCompletion(engine: self)
 
     deinit { shutdown() }
 
