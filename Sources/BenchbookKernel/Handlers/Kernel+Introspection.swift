@@ -14,19 +14,38 @@ extension Kernel {
         channels.reply(on: channels.shell, to: request, type: "is_complete_reply", content: content)
     }
 
-    /// Serves `complete_request`. Completion has its own issue; until then the reply is
-    /// valid and empty.
+    /// Serves `complete_request` with ``CodeCompletion`` (SourceKit-LSP, or the
+    /// notebook's own names when the server is unavailable). `cursor_pos`, `cursor_start`
+    /// and `cursor_end` count Unicode code points of the cell.
     func complete(_ request: Message) {
-        let cursor = request.content["cursor_pos"] ?? 0
+        let code = request.content["code"]?.stringValue ?? ""
+        let cursor = request.content["cursor_pos"]?.intValue ?? code.unicodeScalars.count
+        let list = engine.completion.complete(code: code, cursor: cursor)
+        let types: [JSONValue] = list.matches.map { match in
+            ["start": .number(Double(list.cursorStart)), "end": .number(Double(list.cursorEnd)),
+             "text": .string(match.text), "type": .string(match.type), "signature": .string(match.signature)]
+        }
         channels.reply(on: channels.shell, to: request, type: "complete_reply", content: [
-            "status": "ok", "matches": [], "cursor_start": cursor, "cursor_end": cursor, "metadata": [:],
+            "status": "ok", "matches": .array(list.matches.map { .string($0.text) }),
+            "cursor_start": .number(Double(list.cursorStart)), "cursor_end": .number(Double(list.cursorEnd)),
+            "metadata": ["_jupyter_types_experimental": .array(types), "benchbook_source": .string(list.source.rawValue)],
         ])
     }
 
-    /// Serves `inspect_request`; valid and empty until inspection lands.
+    /// Serves `inspect_request`: the signature and `///` documentation of the name at
+    /// the cursor (or of the call around it), `found: false` when nothing is known.
     func inspect(_ request: Message) {
+        let code = request.content["code"]?.stringValue ?? ""
+        let cursor = request.content["cursor_pos"]?.intValue ?? code.unicodeScalars.count
+        guard let found = engine.completion.inspect(code: code, cursor: cursor) else {
+            channels.reply(on: channels.shell, to: request, type: "inspect_reply", content: [
+                "status": "ok", "found": false, "data": [:], "metadata": [:],
+            ])
+            return
+        }
         channels.reply(on: channels.shell, to: request, type: "inspect_reply", content: [
-            "status": "ok", "found": false, "data": [:], "metadata": [:],
+            "status": "ok", "found": true,
+            "data": ["text/plain": .string(found.plainText), "text/markdown": .string(found.markdown)], "metadata": [:],
         ])
     }
 

@@ -1,0 +1,25 @@
+/// Why SourceKit-LSP could not answer; completion then falls back to the notebook's
+/// own names.
+public enum CompletionError: Error, Sendable, CustomStringConvertible {
+    /// `sourcekit-lsp` could not be started; the text says why.
+    case serverUnavailable(String)
+    /// The server did not answer in time.
+    case timedOut(method: String, seconds: Double)
+    /// The server exited or closed its output.
+    case serverExited
+    /// The server answered with a JSON-RPC error.
+    case serverError(String)
+
+    public var description: String {
+        switch self {
+        case .serverUnavailable(let why):
+            "SourceKit-LSP could not be started (\(why)); install the Swift toolchain with sourcekit-lsp or set BENCHBOOK_SOURCEKIT_LSP to its path."
+        case .timedOut(let method, let seconds):
+            "SourceKit-LSP did not answer \(method) within \(seconds) s; the next request tries again."
+        case .serverExited:
+            "SourceKit-LSP exited; it is started again on a later request."
+        case .serverError(let message):
+            "SourceKit-LSP reported an error (\(message)); the answer falls back to the notebook's names."
+        }
+    }
+}
