@@ -1,0 +1,220 @@
+"""complete_request and inspect_request through a real jupyter_client (issue 8).
+
+The kernel answers with SourceKit-LSP on a document made of the notebook's imports and
+the cell; without the server it falls back to the notebook's names and the library's API.
+`metadata.benchbook_source` says which answered ("languageServer" or "notebookNames").
+"""
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from jupyter_client.manager import start_new_kernel
+
+from conftest import KERNEL_NAME
+from kernel_helpers import run_cell
+
+
+def ok(kc, code):
+    reply, _ = run_cell(kc, code)
+    assert reply["status"] == "ok", (code, reply)
+
+
+def complete(kc, code, cursor=None):
+    msg_id = kc.complete(code, cursor)
+    while True:
+        reply = kc.get_shell_msg(timeout=30)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            assert reply["header"]["msg_type"] == "complete_reply"
+            return reply["content"]
+
+
+def inspect(kc, code, cursor=None):
+    msg_id = kc.inspect(code, cursor)
+    while True:
+        reply = kc.get_shell_msg(timeout=30)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            assert reply["header"]["msg_type"] == "inspect_reply"
+            return reply["content"]
+
+
+def complete_from_server(kc, code, cursor=None, tries=4):
+    """The first answer of a cold server may time out into the fallback; ask again."""
+    for _ in range(tries):
+        content = complete(kc, code, cursor)
+        if content["metadata"].get("benchbook_source") == "languageServer":
+            return content
+    raise AssertionError(f"SourceKit-LSP never answered for {code!r}: {content}")
+
+
+def types_by_text(content):
+    return {entry["text"]: entry for entry in content["metadata"]["_jupyter_types_experimental"]}
+
+
+def test_library_type_members(kernel):
+    _, kc = kernel
+    ok(kc, "let t = try Tensor(shape: [2], float32: [1, 2])")
+    content = complete_from_server(kc, "t.")
+    assert content["status"] == "ok"
+    assert {"shape", "elementType", "scalarCount"} <= set(content["matches"])
+    assert (content["cursor_start"], content["cursor_end"]) == (2, 2)
+    shape = types_by_text(content)["shape"]
+    assert shape["type"] == "property" and shape["signature"] == "shape: [Int]"
+    assert (shape["start"], shape["end"]) == (2, 2)
+    # A typed prefix replaces exactly itself.
+    content = complete_from_server(kc, "t.sh")
+    assert content["matches"] == ["shape"]
+    assert (content["cursor_start"], content["cursor_end"]) == (2, 4)
+
+
+def test_argument_labels_of_library_initialiser(kernel):
+    _, kc = kernel
+    content = complete_from_server(kc, "let u = try Tensor(")
+    assert "shape: , float32: " in content["matches"]
+    entry = types_by_text(content)["shape: , float32: "]
+    assert entry["type"] == "constructor" and "float32: [Float]" in entry["signature"]
+
+
+def test_variable_from_three_cells_earlier(kernel):
+    _, kc = kernel
+    ok(kc, "let learningRate = 0.01")
+    ok(kc, "let a = 1")
+    ok(kc, "let b = 2")
+    content = complete_from_server(kc, "print(learningR")
+    assert content["matches"] == ["learningRate"]
+    assert (content["cursor_start"], content["cursor_end"]) == (6, 15)
+    assert types_by_text(content)["learningRate"]["signature"] == "learningRate: Double"
+    # Members of its type too.
+    assert "squareRoot()" in complete_from_server(kc, "learningRate.squareR")["matches"]
+
+
+def test_redefined_struct_offers_newest_members(kernel):
+    _, kc = kernel
+    ok(kc, "struct Sample { var old: Int }")
+    ok(kc, "let first = Sample(old: 1)")
+    ok(kc, "struct Sample { var width: Int; var height: Int }")
+    content = complete_from_server(kc, "let s = Sample(width: 1, height: 2)\ns.")
+    assert {"width", "height"} <= set(content["matches"])
+    assert "old" not in content["matches"]
+    # The older value keeps its own type's members.
+    assert "old" in complete_from_server(kc, "first.")["matches"]
+
+
+def test_cursor_positions_count_code_points(kernel):
+    _, kc = kernel
+    code = 'let naïve😀 = "x"\nnaïve😀.uppercas'
+    content = complete_from_server(kc, code)
+    assert "uppercased()" in content["matches"]
+    assert all(match.startswith("uppercased") for match in content["matches"])
+    start = code.index("uppercas")  # Python indexes code points, as Jupyter does
+    assert (content["cursor_start"], content["cursor_end"]) == (start, len(code))
+    # A cursor in the middle of the cell completes there.
+    code = "Int.ma\nlet z = 1"
+    content = complete_from_server(kc, code, cursor=6)
+    assert "max" in content["matches"] and content["cursor_end"] == 6
+
+
+def test_inspect_library_function_returns_doc_comment(kernel):
+    _, kc = kernel
+    for _ in range(3):  # the first request may meet a cold server
+        content = inspect(kc, "clearOutput(")
+        if "```swift" in content["data"].get("text/markdown", ""):
+            break
+    assert content["status"] == "ok" and content["found"] is True
+    plain, markdown = content["data"]["text/plain"], content["data"]["text/markdown"]
+    assert plain.startswith("func clearOutput(wait: Bool = false)")
+    assert "Clears the output of the running cell" in plain
+    assert markdown.startswith("```swift\nfunc clearOutput(wait: Bool = false)\n```")
+    assert "```" not in plain
+
+
+def test_inspect_member_and_nothing(kernel):
+    _, kc = kernel
+    ok(kc, "let t = try Tensor(shape: [3], float32: [1, 2, 3])")
+    content = inspect(kc, "t.softmax(alongAxis: 0)", cursor=5)
+    assert content["found"] is True
+    assert "func softmax(alongAxis axis: Int = -1)" in content["data"]["text/plain"]
+    assert "numerically stable" in content["data"]["text/plain"]
+    content = inspect(kc, "   ")
+    assert content["status"] == "ok" and content["found"] is False and content["data"] == {}
+
+
+def test_latency_after_first_request(kernel):
+    _, kc = kernel
+    ok(kc, "let t = try Tensor(shape: [2], float32: [1, 2])")
+    complete_from_server(kc, "t.")
+    times = []
+    for i in range(10):
+        start = time.perf_counter()
+        content = complete(kc, f"let v{i} = {i}\nt.")
+        times.append(time.perf_counter() - start)
+        assert "shape" in content["matches"]
+    times.sort()
+    assert times[len(times) // 2] < 0.5, times
+
+
+def start_kernel(**env):
+    return start_new_kernel(kernel_name=KERNEL_NAME, startup_timeout=60, env={**os.environ, **env})
+
+
+def test_fallback_without_sourcekit_lsp():
+    km, kc = start_kernel(BENCHBOOK_SOURCEKIT_LSP="/nonexistent/sourcekit-lsp")
+    try:
+        ok(kc, "let learningRate = 0.01\nstruct Box { var side: Int }")
+        start = time.perf_counter()
+        content = complete(kc, "learn")
+        assert time.perf_counter() - start < 2
+        assert content["metadata"]["benchbook_source"] == "notebookNames"
+        assert content["matches"] == ["learningRate"]
+        assert (content["cursor_start"], content["cursor_end"]) == (0, 5)
+        assert types_by_text(content)["learningRate"]["type"] == "variable"
+        assert "Box" in complete(kc, "let b: Bo")["matches"]
+        assert "localName" in complete(kc, "let localName = 1\nlocalN")["matches"]
+        # The library's public API arrives from its symbol graph in the background.
+        for _ in range(50):
+            content = inspect(kc, "clearOutput(")
+            if content["found"]:
+                break
+            time.sleep(0.2)
+        assert "Clears the output of the running cell" in content["data"]["text/plain"]
+        assert "clearOutput" in complete(kc, "clearOut")["matches"]
+        assert "softmax" in complete(kc, "Tensor.softm")["matches"]
+        inspected = inspect(kc, "learningRate")
+        assert inspected["found"] and "In[1]" in inspected["data"]["text/plain"]
+        # The kernel still runs cells.
+        ok(kc, "print(learningRate)")
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def children(pid):
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                name = (entry / "comm").read_text().strip()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append((int(entry.name), name))
+    return found
+
+
+def test_server_crash_falls_back_and_kernel_keeps_working(kernel):
+    km, kc = kernel
+    ok(kc, "let learningRate = 0.01")
+    complete_from_server(kc, "learningRate.")
+    servers = [pid for pid, name in children(km.provisioner.process.pid) if name.startswith("sourcekit-lsp")]
+    assert len(servers) == 1
+    os.kill(servers[0], signal.SIGKILL)
+    time.sleep(0.3)
+    start = time.perf_counter()
+    content = complete(kc, "learningR")
+    assert time.perf_counter() - start < 2.5
+    assert content["metadata"]["benchbook_source"] == "notebookNames"
+    assert content["matches"] == ["learningRate"]
+    ok(kc, "let after = learningRate * 2")
+    assert inspect(kc, "after")["found"] is True
