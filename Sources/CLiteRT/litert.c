@@ -288,17 +288,18 @@ int bbl_probe(const char *path, const char *cpu_options_identifier, int *status)
     if (null >= 0) { dup2(null, 1); dup2(null, 2); }
     _exit(probe_child(path, cpu_options_identifier));
   }
-  // Wait up to two minutes: a child forked from a multi-threaded process can block on a
+  // Wait up to a minute: a child forked from a multi-threaded process can block on a
   // lock another thread held at fork time.
   int wait_status = 0;
   int waited_ms = 0;
   for (;;) {
     pid_t done = waitpid(child, &wait_status, WNOHANG);
     if (done == child) break;
-    if ((done < 0 && errno != EINTR) || waited_ms >= 120000) {
+    if (done < 0 && errno != EINTR) return -1;
+    if (waited_ms >= 60000) {
       kill(child, SIGKILL);
       waitpid(child, &wait_status, 0);
-      return -1;
+      return 3;
     }
     usleep(2000);
     waited_ms += 2;

@@ -160,13 +160,13 @@ bbt_module *load(const char *path, bbt_format format) {
   return module.release();
 }
 
-// Waits for a check process for up to two minutes; kills it after that (a child forked from a
+// Waits for a check process for up to a minute; kills it after that (a child forked from a
 // multi-threaded process can block on a lock another thread held at fork time).
 bool wait_with_deadline(pid_t child, int *status) {
-  for (int waited_ms = 0; waited_ms < 120000; waited_ms += 2) {
+  for (int waited_ms = 0; waited_ms < 60000; waited_ms += 2) {
     pid_t done = waitpid(child, status, WNOHANG);
     if (done == child) return true;
-    if (done < 0 && errno != EINTR) return false;
+    if (done < 0 && errno != EINTR) return true;  // Nothing to wait for: report what we have.
     usleep(2000);
   }
   kill(child, SIGKILL);
@@ -201,8 +201,8 @@ int bbt_probe_load(const char *path, bbt_format format, char **error) {
   }
   int status = 0;
   if (!wait_with_deadline(child, &status)) {
-    set_error(error, "the check process did not finish in time");
-    return -1;
+    set_error(error, "loading it did not finish within a minute in a check process");
+    return 3;
   }
   if (WIFSIGNALED(status)) {
     int signal_number = WTERMSIG(status);

@@ -5,45 +5,51 @@ import Foundation
 /// `corrupt`: damages model files in many ways, loads each damaged copy in this process and
 /// reports whether it threw, or loaded and ran. A crash ends the process (the test fails).
 enum CorruptCommand {
-    /// How one copy was damaged. All of these break the file's structure. Flipping bytes
-    /// deep inside stored weights is not among them: neither format checksums its weights
-    /// (libtorch does not check the zip CRCs, FlatBuffers have none), so such a file loads
-    /// and runs with different numbers; `--weight-flips N` reports those separately.
+    /// How one copy was damaged. All of these break the file's structure (lost zip central
+    /// directory or FlatBuffer tables, shifted offsets, random contents). Subtler damage is
+    /// reported separately (`--subtle N`): flipped bytes in the first 512 bytes or anywhere.
+    /// Neither format checksums everything (libtorch does not check the zip CRCs or local
+    /// headers, FlatBuffers have no checksum), so such a file may load and run.
     enum Damage: CaseIterable {
-        case truncate, flipHeader, zeroRange, garbageAfterMagic
+        case truncate, zeroTail, garbageAfterMagic, cutMiddle
     }
 
     struct Outcome {
         var thrown = 0
         var loadedAndRan = 0
-        var weightFlipsRan = 0
+        var subtleRan = 0
         var byDamage: [String: (thrown: Int, ran: Int)] = [:]
     }
 
-    /// Flips 32 random bytes anywhere in the file (mostly inside weights).
-    static func flipAnywhere(_ original: [UInt8], _ random: inout SplitMix) -> [UInt8] {
+    /// Flips 8 bytes in the first 512 (even index) or 32 bytes anywhere (odd index).
+    static func subtlyDamaged(_ original: [UInt8], _ index: Int, _ random: inout SplitMix) -> [UInt8] {
         var bytes = original
-        for _ in 0..<32 { bytes[Int(random.next() % UInt64(bytes.count))] ^= UInt8(truncatingIfNeeded: random.next() | 1) }
+        let (flips, range) = index % 2 == 0 ? (8, min(bytes.count, 512)) : (32, bytes.count)
+        for _ in 0..<flips { bytes[Int(random.next() % UInt64(range))] ^= UInt8(truncatingIfNeeded: random.next() | 1) }
         return bytes
     }
 
-    static func run(models: [String], count: Int, weightFlips: Int = 0, seed: UInt64, directory: String) throws -> Outcome {
+    static func run(models: [String], count: Int, subtle: Int = 0, seed: UInt64, directory: String) throws -> Outcome {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var generator = SplitMix(seed: seed)
         var outcome = Outcome()
-        for index in 0 ..< count + weightFlips {
+        var samples: [String: Tensor] = [:]
+        for index in 0 ..< count + subtle {
             let source = models[index % models.count]
             let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
-            let damage = index < count ? "\(Damage.allCases[(index / models.count) % Damage.allCases.count])" : "weightFlips"
+            let damage = index < count ? "\(Damage.allCases[(index / models.count) % Damage.allCases.count])"
+                : (index % 2 == 0 ? "subtle-header-flips" : "subtle-flips-anywhere")
             let bytes = index < count
                 ? damaged(original, Damage.allCases[(index / models.count) % Damage.allCases.count], &generator)
-                : flipAnywhere(original, &generator)
+                : subtlyDamaged(original, index, &generator)
+            // The undamaged model's input, in case the damage only lost the recorded shapes.
+            if samples[source] == nil { samples[source] = try BenchCommand.sampleInput(for: try Model(contentsOf: source)) }
             let path = "\(directory)/\(index)-\(damage)-\((source as NSString).lastPathComponent)"
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             do {
                 let model = try Model(contentsOf: path)
-                _ = try model.run([try BenchCommand.sampleInput(for: model)])
-                if index < count { outcome.loadedAndRan += 1 } else { outcome.weightFlipsRan += 1 }
+                _ = try model.run([(try? BenchCommand.sampleInput(for: model)) ?? samples[source]!])
+                if index < count { outcome.loadedAndRan += 1 } else { outcome.subtleRan += 1 }
                 print("\(path): loaded and ran (the damage did not reach the structure)")
                 outcome.byDamage[damage, default: (0, 0)].ran += 1
             } catch {
@@ -63,9 +69,11 @@ enum CorruptCommand {
         switch damage {
         case .truncate:
             bytes = Array(bytes.prefix(Int(random.next() % UInt64(max(n - 1, 1)))))
-        case .flipHeader:
-            for _ in 0..<8 { bytes[Int(random.next() % UInt64(min(n, 512)))] ^= UInt8(truncatingIfNeeded: random.next() | 1) }
-        case .zeroRange:
+        case .cutMiddle:
+            let start = 8 + Int(random.next() % UInt64(max(n / 2, 1)))
+            let length = 1 + Int(random.next() % UInt64(max(n - start - 1, 1)))
+            bytes.removeSubrange(start ..< min(n, start + length))
+        case .zeroTail:
             let start = Int(random.next() % UInt64(n)), length = min(n - start, 64 + Int(random.next() % 4096))
             for i in start ..< start + length { bytes[i] = 0 }
             bytes = Array(bytes.prefix(start + length + Int(random.next() % UInt64(max(n - start - length, 1)))))

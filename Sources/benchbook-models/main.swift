@@ -5,7 +5,7 @@
 //   benchbook-models accuracy [--data DIR] [--out FILE.md] MODEL...
 //   benchbook-models bench [--threads 1,2] [--runs N] [--warmup N] [--rounds N] MODEL...
 //   benchbook-models threads TFLITE_MODEL...       (OS threads per XNNPACK thread count)
-//   benchbook-models corrupt [--count 200] [--weight-flips N] [--seed N] [--dir DIR] MODEL...
+//   benchbook-models corrupt [--count 200] [--subtle N] [--seed N] [--dir DIR] MODEL...
 import BenchbookModels
 import Foundation
 
@@ -49,12 +49,12 @@ do {
     case "corrupt":
         let count = Int(option("--count", "200")) ?? 200
         let seed = UInt64(option("--seed", "5")) ?? 5
-        let flips = Int(option("--weight-flips", "0")) ?? 0
+        let subtle = Int(option("--subtle", "0")) ?? 0
         let directory = option("--dir", NSTemporaryDirectory() + "benchbook-corrupt-\(getpid())")
-        let outcome = try CorruptCommand.run(models: arguments, count: count, weightFlips: flips, seed: seed,
+        let outcome = try CorruptCommand.run(models: arguments, count: count, subtle: subtle, seed: seed,
                                              directory: directory)
         print("corrupt files: \(count), thrown errors: \(outcome.thrown), loaded and ran: \(outcome.loadedAndRan), crashes: 0")
-        if flips > 0 { print("weight flips: \(flips), loaded and ran: \(outcome.weightFlipsRan)") }
+        if subtle > 0 { print("subtle damage: \(subtle), loaded and ran: \(outcome.subtleRan), thrown: \(subtle - outcome.subtleRan)") }
         for (damage, counts) in outcome.byDamage.sorted(by: { $0.key < $1.key }) {
             print("  \(damage): thrown \(counts.thrown), loaded and ran \(counts.ran)")
         }

@@ -29,6 +29,7 @@ public struct EvaluationResult: Sendable, CustomStringConvertible, NotebookDispl
         }
     }
 
+    /// A plain-text rendering.
     public var description: String {
         let name = (modelPath as NSString).lastPathComponent
         var lines = [String(format: "%@: accuracy %.2f %% (%d of %d), %.1f s, batch %d",
@@ -44,6 +45,7 @@ public struct EvaluationResult: Sendable, CustomStringConvertible, NotebookDispl
         return lines.joined(separator: "\n")
     }
 
+    /// Plain text and an HTML table for the notebook.
     public var mimeBundle: MimeBundle {
         let name = HTML.escape((modelPath as NSString).lastPathComponent)
         var html = String(format: "<p><b>%@</b>: accuracy %.2f %% (%d of %d images), %.1f s</p>",

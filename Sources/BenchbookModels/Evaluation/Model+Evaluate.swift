@@ -7,6 +7,7 @@ public enum EvaluationError: Error, CustomStringConvertible, Equatable {
     /// The images tensor and the labels do not fit together.
     case mismatch(String)
 
+    /// A plain-text rendering.
     public var description: String {
         switch self {
         case .mismatch(let text):

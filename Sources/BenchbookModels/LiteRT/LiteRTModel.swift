@@ -28,9 +28,15 @@ final class LiteRTModel: ModelRuntime {
         _ = try LiteRTLibrary.load()
         if checkInChild {
             var signal: Int32 = 0
-            if bbl_probe(path, Self.cpuOptionsIdentifier, &signal) == 2 {
+            switch bbl_probe(path, Self.cpuOptionsIdentifier, &signal) {
+            case 2:
                 throw .corruptModel(path: path, format: .tensorFlowLite,
                                     reason: "LiteRT crashed (signal \(signal)) loading or running it in a check process")
+            case 3:
+                throw .corruptModel(path: path, format: .tensorFlowLite,
+                                    reason: "LiteRT did not finish loading and running it within a minute in a check process")
+            default:
+                break
             }
         }
         self.path = path

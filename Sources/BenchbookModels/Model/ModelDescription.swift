@@ -18,6 +18,7 @@ public struct ModelDescription: Sendable, CustomStringConvertible, NotebookDispl
     /// Class labels recorded in the file.
     public var labels: [String]?
 
+    /// A plain-text rendering.
     public var description: String {
         var lines = ["\((path as NSString).lastPathComponent): \(format) on \(format.runtimeName), \(threads) thread(s)"
             + (quantizedEngine.map { ", quantised engine \($0)" } ?? "")]
@@ -27,6 +28,7 @@ public struct ModelDescription: Sendable, CustomStringConvertible, NotebookDispl
         return lines.joined(separator: "\n")
     }
 
+    /// Plain text and an HTML table for the notebook.
     public var mimeBundle: MimeBundle {
         var html = "<table><caption>\(HTML.escape((path as NSString).lastPathComponent)) — \(format), "
             + "\(HTML.escape(format.runtimeName)), \(threads) thread(s)"

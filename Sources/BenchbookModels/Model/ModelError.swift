@@ -26,6 +26,7 @@ public enum ModelError: Error, CustomStringConvertible, Equatable {
     /// A setting this runtime or build does not support.
     case unsupported(String)
 
+    /// A plain-text rendering.
     public var description: String {
         switch self {
         case .fileNotFound(let path):

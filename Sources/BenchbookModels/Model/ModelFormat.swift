@@ -26,6 +26,7 @@ public enum ModelFormat: String, Sendable, CaseIterable, CustomStringConvertible
         }
     }
 
+    /// A plain-text rendering.
     public var description: String { rawValue }
 
     /// The format a file extension names, or `nil` for an extension Benchbook does not know.

@@ -16,6 +16,7 @@ public struct Quantization: Sendable, Equatable, CustomStringConvertible {
         self.zeroPoint = zeroPoint
     }
 
+    /// A plain-text rendering.
     public var description: String { "scale \(scale), zero point \(zeroPoint)" }
 }
 
@@ -49,6 +50,7 @@ public struct TensorDescription: Sendable, Equatable, CustomStringConvertible {
         self.layout = layout
     }
 
+    /// A plain-text rendering.
     public var description: String {
         var parts = [name ?? "(unnamed)"]
         parts.append(shape.map(ModelError.shapeText) ?? "shape unknown")

@@ -41,10 +41,12 @@ public struct Prediction: Sendable, CustomStringConvertible, NotebookDisplayable
         }.sorted { $0.probability > $1.probability || ($0.probability == $1.probability && $0.index < $1.index) }
     }
 
+    /// A plain-text rendering.
     public var description: String {
         top(5).map { String(format: "%@ %.1f %%", $0.label, $0.probability * 100) }.joined(separator: ", ")
     }
 
+    /// Plain text and an HTML table for the notebook.
     public var mimeBundle: MimeBundle {
         var html = "<table><tr><th>class</th><th>probability</th><th></th></tr>"
         for entry in top(5) {

@@ -19,7 +19,7 @@ final class TorchModule: ModelRuntime {
             var error: UnsafeMutablePointer<CChar>?
             let status = bbt_probe_load(path, code, &error)
             let message = Self.take(error)
-            if status == 1 || status == 2 {
+            if status == 1 || status == 2 || status == 3 {
                 throw .corruptModel(path: path, format: format, reason: message ?? "libtorch could not load it")
             }
         }

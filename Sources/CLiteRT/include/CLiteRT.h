@@ -126,7 +126,9 @@ LiteRtStatus bbl_unlock_tensor_buffer(LiteRtTensorBuffer buffer);
 /** Loads, compiles (CPU, 1 thread) and runs the model once on zeros in a forked child, so
  * that a damaged file that crashes LiteRT cannot end the calling process. Returns 0 when
  * the child finished, 1 when LiteRT reported an error (`status` holds it), 2 when the child
- * crashed (`status` holds the signal number), -1 when the check could not run. */
+ * crashed (`status` holds the signal number), 3 when the child did not finish within a
+ * minute (it is killed; LiteRT can loop for a very long time on some damaged files), -1
+ * when the check could not run. */
 int bbl_probe(const char *path, const char *cpu_options_identifier, int *status);
 
 #ifdef __cplusplus

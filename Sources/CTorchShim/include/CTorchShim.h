@@ -50,8 +50,8 @@ bbt_module *bbt_load(const char *path, bbt_format format, char **error);
 
 /** Loads the file in a forked child first and reports whether it loads without crashing
  * the process. Returns 0 when it loads, 1 when loading threw (message in `error`), 2 when
- * the loader crashed (signal number in `error`), -1 when the check could not run (for
- * example the child did not finish within two minutes). */
+ * the loader crashed (signal number in `error`), 3 when it did not finish within a minute
+ * (the child is killed), -1 when the check could not run. */
 int bbt_probe_load(const char *path, bbt_format format, char **error);
 
 /** Frees a module (NULL is allowed). */
