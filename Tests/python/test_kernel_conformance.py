@@ -29,6 +29,11 @@ class BenchbookKernelConformance(jupyter_kernel_test.KernelTests):
     incomplete_code_samples = ["func f() {", "let values = [1,\n2,", "if true {\n    print(1)", 'let s = """\nabc']
     invalid_code_samples = ["let = 5", "}", "print(1))"]
     code_clear_output = "clearOutput()"
+    completion_samples = [
+        {"text": "let zebraCount = 3\nzebraC", "matches": ["zebraCount"]},
+        {"text": "Int.bitW", "matches": ["bitWidth"]},
+    ]
+    code_inspect_sample = "clearOutput("
 
 
 if __name__ == "__main__":
