@@ -2,15 +2,20 @@
 # (jupyter-kernel-test, jupyter_client, nbconvert, jupyter console) and the latency
 # benchmark, all against the installed kernelspec (the release build).
 
-.PHONY: test-kernel bench-kernel
+.PHONY: test-kernel bench-kernel bench-completion
 
 test-kernel: kernelspec
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
-	    Tests/python/test_cell_engine_notebook.py Tests/python/test_frontends.py
+	    Tests/python/test_cell_engine_notebook.py Tests/python/test_frontends.py Tests/python/test_kernel_completion.py
 
 # Start-up and per-cell latency through jupyter_client: results/kernel-latency.{json,md}.
 bench-kernel: kernelspec
 	$(PYTHON) scripts/kernel/bench_latency.py --out results
 
+# Completion latency (SourceKit-LSP, issue 8): results/completion-latency.{json,md}.
+bench-completion: kernelspec
+	$(PYTHON) scripts/kernel/bench_completion.py --out results
+
 TEST_TARGETS += test-kernel
 RUN_TARGETS  += bench-kernel
+RUN_TARGETS  += bench-completion
