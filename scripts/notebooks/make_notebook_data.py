@@ -117,7 +117,7 @@ def make_photo_set(images, labels, force):
                 f"test images of each class ({len(rows)} images), seed {SEED} + test index; see the\n"
                 "script's docstring for the transform. Not real photos.\n")
     with open(done + ".tmp", "w", newline="") as f:
-        writer = csv.writer(f)
+        writer = csv.writer(f, lineterminator="\n")
         writer.writerow(["file", "test_index", "label"])
         writer.writerows(rows)
     os.replace(done + ".tmp", done)
