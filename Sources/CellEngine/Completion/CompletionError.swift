@@ -10,6 +10,7 @@ public enum CompletionError: Error, Sendable, CustomStringConvertible {
     /// The server answered with a JSON-RPC error.
     case serverError(String)
 
+    /// What went wrong and what to do next.
     public var description: String {
         switch self {
         case .serverUnavailable(let why):

@@ -102,6 +102,8 @@ final class LSPConnection: @unchecked Sendable {
             lock.lock()
             waiting[id] = nil
             lock.unlock()
+            // The answer would be dropped anyway; let the server stop working on it.
+            notify("$/cancelRequest", ["id": .string(id)])
             throw .timedOut(method: method, seconds: timeout)
         }
         return try waiter.result.get()
