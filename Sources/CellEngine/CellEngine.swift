@@ -111,13 +111,14 @@ public final class CellEngine: @unchecked Sendable {
         cellCounter += 1
         let module = "Cell\(cellCounter)"
         let generator = CellCodeGenerator(module: module, cellLabel: label, cellNumber: cellCounter)
-        let dependencies = symbols.dependencies(of: analysis)
-        let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: magic)
-
         beginPhase()
         compiler.resetCancellation()
-        let compiled = compiler.compile(source: source, module: module, cellLabel: label,
-                                        linking: dependencies.modules, insertions: analysis.insertions)
+        var compiled = compile(analysis, generator: generator, magic: magic, loadingTypeModules: false)
+        if case .failure(let failure) = compiled, failure.diagnostics.contains(where: \.isInaccessibleMember) {
+            // A member of a type from an earlier cell, reached through a variable: load
+            // the modules that declare types, testable, and try once more.
+            compiled = compile(analysis, generator: generator, magic: magic, loadingTypeModules: true)
+        }
         let library: URL
         switch compiled {
         case .success(let url): library = url
@@ -157,6 +158,14 @@ public final class CellEngine: @unchecked Sendable {
                 ? CellErrorReport.interruptKilled(lost: lostNames)
                 : CellErrorReport.crash(message: message, how: how, label: label, lost: lostNames)
         }
+    }
+
+    private func compile(_ analysis: CellAnalysis, generator: CellCodeGenerator, magic: CellMagic?,
+                         loadingTypeModules: Bool) -> Result<URL, CompileFailure> {
+        let dependencies = symbols.dependencies(of: analysis, loadingTypeModules: loadingTypeModules)
+        let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: magic)
+        return compiler.compile(source: source, module: generator.module, cellLabel: generator.cellLabel,
+                                linking: dependencies.modules, insertions: analysis.insertions)
     }
 
     /// Asks the running cell to stop: SIGINT to the host (library loops stop with an

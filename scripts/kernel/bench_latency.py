@@ -51,15 +51,16 @@ def start_kernel():
 
 
 def growth_cell(i):
-    """Cell i of the 100-cell notebook: a mix of what notebooks hold."""
+    """Cell i (from 1) of the 100-cell notebook: a mix of what notebooks hold, each cell
+    using names from the cells before it."""
     kind = i % 5
-    if kind == 0:
-        return f"let value{i} = {i}"
     if kind == 1:
-        return f"func square{i}(_ x: Int) -> Int {{ x * x }}\nsquare{i}(value{i - 1})"
+        return f"let value{i} = {i}"
     if kind == 2:
-        return f"struct Item{i} {{ var id: Int }}\nlet item{i} = Item{i}(id: value{i - 2})"
+        return f"func square{i}(_ x: Int) -> Int {{ x * x }}\nsquare{i}(value{i - 1})"
     if kind == 3:
+        return f"struct Item{i} {{ var id: Int }}\nlet item{i} = Item{i}(id: value{i - 2})"
+    if kind == 4:
         return f"var total{i} = item{i - 1}.id + square{i - 2}(2)\ntotal{i} += 1"
     return f'print("cell {i}:", total{i - 1})'
 

@@ -242,6 +242,13 @@ public final class CellCompiler: @unchecked Sendable {
     }
 }
 
+extension CellDiagnostic {
+    /// An internal member of a type from an earlier cell that this cell cannot see.
+    var isInaccessibleMember: Bool {
+        message.contains("inaccessible due to 'internal' protection level")
+    }
+}
+
 /// Why a cell did not compile.
 public struct CompileFailure: Error, Sendable {
     public var diagnostics: [CellDiagnostic]

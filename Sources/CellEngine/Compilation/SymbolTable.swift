@@ -15,9 +15,15 @@ public struct SymbolTable: Sendable {
     }
 
     private(set) var definitions: [String: Definition] = [:]
-    /// Modules with types, extensions, operators or other module-wide declarations; later
-    /// cells load them all (through an import of their marker type).
+    /// Modules with extensions, operators or other module-wide declarations; every later
+    /// cell loads them (through an import of their marker type).
     private(set) var moduleWideModules: [String] = []
+    /// Modules that declare types. A value of such a type can reach a later cell through a
+    /// variable without the type's name appearing there; that cell needs a testable import
+    /// of the type's module for internal members (memberwise init, properties). Loading all
+    /// of them would make every cell slower as the notebook grows, so they are loaded only
+    /// when a first compile reports an inaccessible member (see ``CellEngine``).
+    private(set) var typeModules: [String] = []
     /// Modules that declare operators or precedence groups, imported whole.
     private(set) var wholeModules: [String] = []
     /// Every module compiled so far, in order (loaded again after a host restart).
@@ -40,11 +46,8 @@ public struct SymbolTable: Sendable {
             switch item {
             case .declaration(_, let names, let kind?):
                 for name in names { definitions[name] = Definition(module: module, cellLabel: cellLabel, kind: kind) }
-                // Values of a type can reach a later cell through a variable without the
-                // type's name appearing there; loading the module with a testable import
-                // keeps the type's internal members (memberwise init, properties) usable.
-                if [.struct, .class, .enum, .protocol].contains(kind), moduleWideModules.last != module {
-                    moduleWideModules.append(module)
+                if [.struct, .class, .enum, .protocol].contains(kind), typeModules.last != module {
+                    typeModules.append(module)
                 }
             case .moduleWideDeclaration(_, let whole):
                 if whole, !wholeModules.contains(module) { wholeModules.append(module) }
@@ -83,7 +86,10 @@ public struct SymbolTable: Sendable {
     }
 
     /// The scoped imports and modules to link for a cell.
-    func dependencies(of analysis: CellAnalysis) -> (imports: [String], modules: [String]) {
+    /// - Parameters:
+    ///   - analysis: the cell.
+    ///   - loadingTypeModules: also load every module that declares a type.
+    func dependencies(of analysis: CellAnalysis, loadingTypeModules: Bool = false) -> (imports: [String], modules: [String]) {
         var lines: [String] = []
         var linked: [String] = []
         for name in analysis.identifiers.subtracting(analysis.definedNames).sorted() {
@@ -93,7 +99,8 @@ public struct SymbolTable: Sendable {
             lines.append("@testable import \(definition.kind.rawValue) \(definition.module).\(name)")
             if !linked.contains(definition.module) { linked.append(definition.module) }
         }
-        for module in moduleWideModules {
+        let loaded = moduleWideModules + (loadingTypeModules ? typeModules.filter { !moduleWideModules.contains($0) } : [])
+        for module in loaded {
             lines.append(wholeModules.contains(module)
                 ? "@testable import \(module)"
                 : "@testable import enum \(module).\(CellCodeGenerator.markerName)")
