@@ -61,7 +61,9 @@ extension SymbolTable {
             guard let first = name.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else { continue }
             lines.append("@testable import \(definition.kind.rawValue) \(definition.module).\(name)")
         }
-        for module in moduleWideModules {
+        // Type-declaring modules too: a value of an older type (a struct since redefined)
+        // reaches the cell through a variable, and its members must complete.
+        for module in moduleWideModules + typeModules.filter({ !moduleWideModules.contains($0) }) {
             lines.append(wholeModules.contains(module)
                 ? "@testable import \(module)"
                 : "@testable import enum \(module).\(CellCodeGenerator.markerName)")
