@@ -58,6 +58,17 @@ final class LanguageServerWireTests: XCTestCase {
         XCTAssertNil(CodeCompletion.inspection(fromHover: ["contents": ["kind": "markdown", "value": ""]]))
     }
 
+    func testCompletionItemsOfTheNameBecomeAnInspection() throws {
+        let items: JSONValue = ["items": [
+            ["label": "advanced(by: Int)", "filterText": "advanced(by:)", "kind": 2, "detail": "Int",
+             "documentation": ["kind": "markdown", "value": "Returns an offset value."]],
+            ["label": "advance", "kind": 2, "detail": "Void"],
+        ]]
+        let inspection = try XCTUnwrap(CodeCompletion.inspection(fromCompletion: items, name: "advanced"))
+        XCTAssertEqual(inspection.plainText, "advanced(by: Int) -> Int\n\nReturns an offset value.")
+        XCTAssertNil(CodeCompletion.inspection(fromCompletion: items, name: "other"))
+    }
+
     func testKindsAndSignatures() {
         XCTAssertEqual(CodeCompletion.kind(10), "property")
         XCTAssertEqual(CodeCompletion.kind(3), "function")

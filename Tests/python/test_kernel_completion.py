@@ -136,6 +136,11 @@ def test_inspect_member_and_nothing(kernel):
     assert content["found"] is True
     assert "func softmax(alongAxis axis: Int = -1)" in content["data"]["text/plain"]
     assert "numerically stable" in content["data"]["text/plain"]
+    # An overloaded name in an unfinished call: hover finds nothing, completion does.
+    content = inspect(kc, "let n = 1\nn.advanced(")
+    assert content["found"] is True
+    assert "advanced(by: Int) -> Int" in content["data"]["text/plain"]
+    assert "offset the specified distance" in content["data"]["text/plain"]
     content = inspect(kc, "   ")
     assert content["status"] == "ok" and content["found"] is False and content["data"] == {}
 

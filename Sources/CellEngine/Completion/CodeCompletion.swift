@@ -53,6 +53,12 @@ public final class CodeCompletion {
             let result = try session.request("textDocument/hover", text: document.text, line: position.line,
                                              character: position.character, compilerArguments: context.compilerArguments)
             if let found = Self.inspection(fromHover: result) { return found }
+            // Hover finds nothing on an overloaded name in an unfinished call
+            // (`n.advanced(`); completion at the name still knows each overload.
+            let name = CursorScan.text(of: range, in: code)
+            let items = try session.request("textDocument/completion", text: document.text, line: position.line,
+                                            character: position.character, compilerArguments: context.compilerArguments)
+            if let found = Self.inspection(fromCompletion: items, name: name) { return found }
         } catch {
             Trace.note("inspection falls back: \(error)")
         }
@@ -119,6 +125,24 @@ public final class CodeCompletion {
                      "module", "property", "unit", "value", "enum", "keyword", "snippet", "color", "file",
                      "reference", "folder", "enum member", "constant", "struct", "event", "operator", "type parameter"]
         return (1...names.count).contains(value) ? names[value - 1] : "text"
+    }
+
+    /// The overloads of `name` in a completion answer, with their documentation, or nil.
+    static func inspection(fromCompletion result: JSONValue, name: String) -> Inspection? {
+        let items = (result.arrayValue ?? result["items"]?.arrayValue ?? []).filter { item in
+            let label = item["filterText"]?.stringValue ?? item["label"]?.stringValue ?? ""
+            return label.prefix { $0 != "(" } == name
+        }
+        guard !items.isEmpty else { return nil }
+        var plain: [String] = [], markdown: [String] = []
+        for item in items.prefix(8) {
+            let type = kind(item["kind"]?.intValue ?? 0)
+            let signature = Self.signature(label: item["label"]?.stringValue ?? name, detail: item["detail"]?.stringValue ?? "", type: type)
+            let documentation = item["documentation"]?["value"]?.stringValue ?? item["documentation"]?.stringValue ?? ""
+            plain.append(documentation.isEmpty ? signature : signature + "\n\n" + documentation)
+            markdown.append("```swift\n\(signature)\n```" + (documentation.isEmpty ? "" : "\n\n" + documentation))
+        }
+        return Inspection(plainText: plain.joined(separator: "\n\n"), markdown: markdown.joined(separator: "\n\n"))
     }
 
     /// The inspection in a hover answer, or nil when it has no text.
