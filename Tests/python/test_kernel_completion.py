@@ -223,3 +223,26 @@ def test_server_crash_falls_back_and_kernel_keeps_working(kernel):
     assert content["matches"] == ["learningRate"]
     ok(kc, "let after = learningRate * 2")
     assert inspect(kc, "after")["found"] is True
+
+
+def test_hung_server_costs_one_wait_then_falls_back(tmp_path):
+    """A server that never answers: the first request waits for initialize (8 s at most),
+    then the session is marked failed and answers come at once from the notebook's names."""
+    hung = tmp_path / "hung-sourcekit-lsp"
+    hung.write_text("#!/bin/sh\nexec cat > /dev/null\n")
+    hung.chmod(0o755)
+    km, kc = start_kernel(BENCHBOOK_SOURCEKIT_LSP=str(hung))
+    try:
+        ok(kc, "let learningRate = 0.01")
+        start = time.perf_counter()
+        content = complete(kc, "learn")
+        assert time.perf_counter() - start < 9.5
+        assert content["matches"] == ["learningRate"]
+        assert content["metadata"]["benchbook_source"] == "notebookNames"
+        start = time.perf_counter()
+        assert complete(kc, "learningR")["matches"] == ["learningRate"]
+        assert time.perf_counter() - start < 1
+        ok(kc, "print(learningRate)")
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)

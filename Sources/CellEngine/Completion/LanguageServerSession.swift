@@ -28,6 +28,8 @@ final class LanguageServerSession {
     static let firstRequestTimeout = 8.0
     /// Seconds between a failure and the next start.
     static let retryDelay = 10.0
+    /// Timeouts in a row after which the server is taken for hung and stopped.
+    static let timeoutsBeforeRestart = 3
 
     private(set) var state = State.notStarted
     private let executable: URL
@@ -35,6 +37,7 @@ final class LanguageServerSession {
     private let documentURL: URL
     private var version = 0
     private var hasAnswered = false
+    private var timeoutsInARow = 0
     private var lastText: String?
 
     /// Prepares a session; nothing starts until the first request.
@@ -79,9 +82,15 @@ final class LanguageServerSession {
         do {
             let result = try connection.request(method, params, timeout: hasAnswered ? Self.requestTimeout : Self.firstRequestTimeout)
             hasAnswered = true
+            timeoutsInARow = 0
             return result
         } catch {
-            if !connection.isAlive { fail(.serverExited) }
+            if case .timedOut = error { timeoutsInARow += 1 }
+            if !connection.isAlive {
+                fail(.serverExited)
+            } else if timeoutsInARow >= Self.timeoutsBeforeRestart {
+                fail(error)
+            }
             throw error
         }
     }
@@ -122,6 +131,7 @@ final class LanguageServerSession {
             connection.notify("initialized", [:])
             state = .ready(connection, isDocumentOpen: false)
             hasAnswered = false
+            timeoutsInARow = 0
             lastText = nil
             return connection
         } catch {
