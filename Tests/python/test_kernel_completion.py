@@ -239,6 +239,8 @@ def test_hung_server_costs_one_wait_then_falls_back(tmp_path):
         assert time.perf_counter() - start < 9.5
         assert content["matches"] == ["learningRate"]
         assert content["metadata"]["benchbook_source"] == "notebookNames"
+        time.sleep(0.3)
+        assert not [name for _, name in children(km.provisioner.process.pid) if name == "cat"], "the hung server was stopped"
         start = time.perf_counter()
         assert complete(kc, "learningR")["matches"] == ["learningRate"]
         assert time.perf_counter() - start < 1

@@ -118,6 +118,21 @@ final class LanguageServerSession {
         do {
             try writeCompileCommands(compilerArguments)
             let connection = try LSPConnection(executable: executable)
+            try initialize(connection)
+            state = .ready(connection, isDocumentOpen: false)
+            hasAnswered = false
+            timeoutsInARow = 0
+            lastText = nil
+            return connection
+        } catch {
+            fail(error)
+            throw error
+        }
+    }
+
+    /// The `initialize` handshake; a server that fails it is stopped.
+    private func initialize(_ connection: LSPConnection) throws(CompletionError) {
+        do {
             _ = try connection.request("initialize", [
                 "processId": .number(Double(getpid())),
                 "rootUri": .string(workDirectory.absoluteString),
@@ -129,13 +144,8 @@ final class LanguageServerSession {
                 ],
             ], timeout: Self.firstRequestTimeout)
             connection.notify("initialized", [:])
-            state = .ready(connection, isDocumentOpen: false)
-            hasAnswered = false
-            timeoutsInARow = 0
-            lastText = nil
-            return connection
         } catch {
-            fail(error)
+            connection.terminate()
             throw error
         }
     }
