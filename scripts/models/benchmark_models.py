@@ -72,7 +72,7 @@ def main():
     groups = [
         ([os.path.join(args.models, f) for f in ["fashion_cnn.pt", "fashion_cnn.ptl", "fashion_cnn_int8.pt",
                                                   "fashion_cnn_int8.ptl", "fashion_cnn.tflite", "fashion_cnn_int8.tflite"]],
-         300, 30),
+         200, 20),
         ([os.path.join(args.generated, f) for f in ["mobilenet_v2.pt", "mobilenet_v2.ptl", "mobilenet_v2_int8.pt",
                                                      "mobilenet_v2_int8.ptl", "mobilenet_v2.tflite", "mobilenet_v2_int8.tflite"]],
          15, 3),

@@ -38,6 +38,14 @@ def main():
         json.dump(entries, f, indent=1)
     lines = ["# Model files", "",
              "Made by the scripts in `scripts/models/` (see `mk/models.mk`: `make models`).", "",
+             "The Fashion-MNIST classifier takes `image`, 1x1x28x28 float32 in [0, 1] (the .tflite files:",
+             "1x28x28x1 NHWC, the same memory; the int8 .tflite takes int8 with the scale and zero point",
+             "in the file) and returns `logits`, 10 scores in Fashion-MNIST label order: T-shirt/top,",
+             "Trouser, Pullover, Dress, Coat, Sandal, Shirt, Sneaker, Bag, Ankle boot. Trained with",
+             "Debian's python3-torch 1.13 (`make_fashion_torch.py`); the .tflite files are a Keras copy of",
+             "the same weights (`make_fashion_tflite.py`). Test accuracy measured from Swift:",
+             "`results/model-accuracy.md`. MobileNetV2 files (untrained weights, latency only) are made",
+             "at set-up in `models/generated/` and not committed.", "",
              "| file | bytes | SHA-256 | what |", "|---|---|---|---|"]
     lines += [f"| `{e['file']}` | {e['bytes']} | `{e['sha256']}` | {e['description']} |" for e in entries]
     with open(os.path.join(directory, "MODELS.md"), "w") as f:
