@@ -6,7 +6,7 @@ final class CompletionDocumentTests: XCTestCase {
     func testCellOffsetsMapToUTF16PositionsAfterTheImports() {
         let document = CompletionDocument(imports: ["import Benchbook", "@testable import var Cell1.x"],
                                           cell: "let é😀 = 1\né😀.bit")
-        XCTAssertEqual(document.text, "import Benchbook\n@testable import var Cell1.x\nlet é😀 = 1\né😀.bit")
+        XCTAssertEqual(document.text, "import Benchbook\n@testable import var Cell1.x\nlet é😀 = 1\né😀.bit\n")
         // "é😀" is 2 code points and 3 UTF-16 units.
         XCTAssertEqual(document.position(ofCellOffset: 0).line, 2)
         XCTAssertEqual(document.position(ofCellOffset: 6).character, 7)
@@ -20,7 +20,7 @@ final class CompletionDocumentTests: XCTestCase {
 
     func testMagicLineIsCommentedOutWithPositionsKept() {
         let document = CompletionDocument(imports: [], cell: "%timeit\nx.")
-        XCTAssertEqual(document.text, "//%timeit\nx.")
+        XCTAssertEqual(document.text, "//%timeit\nx.\n")
         XCTAssertEqual(document.position(ofCellOffset: 3).character, 5)
         XCTAssertEqual(document.cellOffset(line: 0, character: 5), 3)
         XCTAssertEqual(document.position(ofCellOffset: 10).line, 1)

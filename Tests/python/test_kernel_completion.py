@@ -76,6 +76,17 @@ def test_argument_labels_of_library_initialiser(kernel):
     assert entry["type"] == "constructor" and "float32: [Float]" in entry["signature"]
 
 
+def test_unclosed_call_with_unlabeled_argument(kernel):
+    """SourceKit-LSP 6.3 crashes on `print(` at the very end of a document; the kernel's
+    document ends with a newline, so the server answers and stays up."""
+    _, kc = kernel
+    ok(kc, "func square(_ x: Int) -> Int { x * x }\nlet side = 3")
+    for code in ["print(", "square(", "max(1, ", "square(si"]:
+        content = complete_from_server(kc, code)
+        assert content["cursor_end"] == len(code)
+    assert "side" in content["matches"]
+
+
 def test_variable_from_three_cells_earlier(kernel):
     _, kc = kernel
     ok(kc, "let learningRate = 0.01")

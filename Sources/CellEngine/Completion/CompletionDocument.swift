@@ -21,7 +21,9 @@ struct CompletionDocument: Sendable, Equatable {
         var body = cell
         // A timing magic line (`%timeit`) is not Swift; commenting it out keeps the lines.
         if body.hasPrefix("%") { body = "//" + body }
-        text = imports.map { $0 + "\n" }.joined() + body
+        // The final newline matters: SourceKit-LSP 6.3 crashes (string index out of
+        // bounds) completing after an unclosed `(` at the very end of a document.
+        text = imports.map { $0 + "\n" }.joined() + body + "\n"
     }
 
     /// The LSP position of a code-point offset in the cell.
