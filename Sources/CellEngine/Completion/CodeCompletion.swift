@@ -33,7 +33,7 @@ public final class CodeCompletion {
         let document = CompletionDocument(imports: context.imports, cell: code)
         let position = document.position(ofCellOffset: cursor)
         do {
-            let result = try session.request("textDocument/completion", text: document.text, line: position.line,
+            let result = try session.request("textDocument/completion", imports: document.imports, text: document.text, line: position.line,
                                              character: position.character, compilerArguments: context.compilerArguments)
             return languageServerList(result, document: document, cursor: cursor)
         } catch {
@@ -50,13 +50,13 @@ public final class CodeCompletion {
         let document = CompletionDocument(imports: context.imports, cell: code)
         let position = document.position(ofCellOffset: range.lowerBound)
         do {
-            let result = try session.request("textDocument/hover", text: document.text, line: position.line,
+            let result = try session.request("textDocument/hover", imports: document.imports, text: document.text, line: position.line,
                                              character: position.character, compilerArguments: context.compilerArguments)
             if let found = Self.inspection(fromHover: result) { return found }
             // Hover finds nothing on an overloaded name in an unfinished call
             // (`n.advanced(`); completion at the name still knows each overload.
             let name = CursorScan.text(of: range, in: code)
-            let items = try session.request("textDocument/completion", text: document.text, line: position.line,
+            let items = try session.request("textDocument/completion", imports: document.imports, text: document.text, line: position.line,
                                             character: position.character, compilerArguments: context.compilerArguments)
             if let found = Self.inspection(fromCompletion: items, name: name) { return found }
         } catch {

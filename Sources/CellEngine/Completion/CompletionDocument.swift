@@ -8,6 +8,8 @@ struct CompletionDocument: Sendable, Equatable {
     let text: String
     /// Lines before the cell's first line.
     let prefixLineCount: Int
+    /// The import lines, joined.
+    let imports: String
     /// The cell's code as written (a timing magic line is commented out in `text`).
     let cell: String
 
@@ -18,6 +20,7 @@ struct CompletionDocument: Sendable, Equatable {
     init(imports: [String], cell: String) {
         self.cell = cell
         prefixLineCount = imports.count
+        self.imports = imports.joined(separator: "\n")
         var body = cell
         // A timing magic line (`%timeit`) is not Swift; commenting it out keeps the lines.
         if body.hasPrefix("%") { body = "//" + body }

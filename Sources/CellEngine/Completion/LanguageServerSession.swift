@@ -3,6 +3,12 @@ import JupyterWire
 
 /// A long-lived SourceKit-LSP with one open document, the notebook's completion file.
 ///
+/// The server keeps a compiler instance per document and does not notice cell modules
+/// written after it looked for them, so each generation of the notebook (each distinct
+/// set of imports) gets a document at a new path, `completion/Notebook-<n>.swift`. The
+/// compile database lists ``generationsPerServer`` such paths up front, so a new one
+/// needs no reload; after the last, the server is restarted.
+///
 /// Thread rules: every method is called from one thread (the kernel's shell thread) and
 /// blocks it for at most the request's timeout; the connection's reader thread never
 /// touches the session. The server starts on the first request; when it exits or cannot
@@ -15,10 +21,19 @@ final class LanguageServerSession {
         case notStarted
         /// The `initialize` handshake is running (on the calling thread).
         case initializing
-        /// The server answered `initialize`; `isDocumentOpen` says whether `didOpen` was sent.
-        case ready(LSPConnection, isDocumentOpen: Bool)
+        /// The server answered `initialize`.
+        case ready(LSPConnection)
         /// The server could not start or exited; no retry before `retryAt`.
         case failed(CompletionError, retryAt: DispatchTime)
+    }
+
+    /// The document the server has open.
+    private struct OpenDocument {
+        var url: URL
+        /// The imports it was opened with; other imports need a new generation.
+        var imports: String
+        var version: Int
+        var text: String
     }
 
     /// Seconds to wait for an answer once the server has answered one request.
@@ -30,15 +45,16 @@ final class LanguageServerSession {
     static let retryDelay = 10.0
     /// Timeouts in a row after which the server is taken for hung and stopped.
     static let timeoutsBeforeRestart = 3
+    /// Document paths listed in the compile database for one server.
+    static let generationsPerServer = 200
 
     private(set) var state = State.notStarted
     private let executable: URL
     private let workDirectory: URL
-    private let documentURL: URL
-    private var version = 0
+    private var generation = 0
+    private var document: OpenDocument?
     private var hasAnswered = false
     private var timeoutsInARow = 0
-    private var lastText: String?
 
     /// Prepares a session; nothing starts until the first request.
     /// - Parameters:
@@ -47,36 +63,26 @@ final class LanguageServerSession {
     init(executable: URL, workDirectory: URL) {
         self.executable = executable
         self.workDirectory = workDirectory
-        documentURL = workDirectory.appendingPathComponent("completion/Notebook.swift")
     }
 
     deinit {
-        if case .ready(let connection, _) = state { connection.terminate() }
+        if case .ready(let connection) = state { connection.terminate() }
     }
 
-    /// Sends `method` for `position` in a document with `text`, starting the server if needed.
+    /// Sends `method` for a position in the document `imports` + `body`, starting the
+    /// server if needed.
+    /// - Parameters:
+    ///   - imports: the document's import lines (they decide the generation).
+    ///   - text: the whole document.
     /// - Returns: the answer's `result`.
     /// - Throws: ``CompletionError`` when the server is unavailable, slow or failing.
-    func request(_ method: String, text: String, line: Int, character: Int, compilerArguments: [String]) throws(CompletionError) -> JSONValue {
+    func request(_ method: String, imports: String, text: String, line: Int, character: Int,
+                 compilerArguments: [String]) throws(CompletionError) -> JSONValue {
+        if document != nil, document?.imports != imports, generation >= Self.generationsPerServer { stop() }
         let connection = try readyConnection(compilerArguments: compilerArguments)
-        let uri = JSONValue.string(documentURL.absoluteString)
-        guard case .ready(_, let isOpen) = state else { throw .serverExited }
-        if !isOpen {
-            version = 1
-            connection.notify("textDocument/didOpen", ["textDocument": [
-                "uri": uri, "languageId": "swift", "version": .number(Double(version)), "text": .string(text),
-            ]])
-            state = .ready(connection, isDocumentOpen: true)
-        } else if text != lastText {
-            version += 1
-            connection.notify("textDocument/didChange", [
-                "textDocument": ["uri": uri, "version": .number(Double(version))],
-                "contentChanges": [["text": .string(text)]],
-            ])
-        }
-        lastText = text
+        let url = show(text, imports: imports, on: connection)
         let params: JSONValue = [
-            "textDocument": ["uri": uri],
+            "textDocument": ["uri": .string(url.absoluteString)],
             "position": ["line": .number(Double(line)), "character": .number(Double(character))],
         ]
         do {
@@ -97,13 +103,44 @@ final class LanguageServerSession {
 
     /// Stops the server; the next request starts a new one.
     func stop() {
-        if case .ready(let connection, _) = state { connection.terminate() }
+        if case .ready(let connection) = state { connection.terminate() }
         state = .notStarted
+    }
+
+    /// Opens, changes or replaces the document so the server sees `text`.
+    /// - Returns: the document's URL.
+    private func show(_ text: String, imports: String, on connection: LSPConnection) -> URL {
+        if var open = document, open.imports == imports {
+            if open.text != text {
+                open.version += 1
+                open.text = text
+                connection.notify("textDocument/didChange", [
+                    "textDocument": ["uri": .string(open.url.absoluteString), "version": .number(Double(open.version))],
+                    "contentChanges": [["text": .string(text)]],
+                ])
+                document = open
+            }
+            return open.url
+        }
+        if let old = document {
+            connection.notify("textDocument/didClose", ["textDocument": ["uri": .string(old.url.absoluteString)]])
+        }
+        generation += 1
+        let url = Self.documentURL(generation, in: workDirectory)
+        connection.notify("textDocument/didOpen", ["textDocument": [
+            "uri": .string(url.absoluteString), "languageId": "swift", "version": 1, "text": .string(text),
+        ]])
+        document = OpenDocument(url: url, imports: imports, version: 1, text: text)
+        return url
+    }
+
+    private static func documentURL(_ generation: Int, in workDirectory: URL) -> URL {
+        workDirectory.appendingPathComponent("completion/Notebook-\(generation).swift")
     }
 
     private func readyConnection(compilerArguments: [String]) throws(CompletionError) -> LSPConnection {
         switch state {
-        case .ready(let connection, _):
+        case .ready(let connection):
             if connection.isAlive { return connection }
             fail(.serverExited)
             throw .serverExited
@@ -119,10 +156,11 @@ final class LanguageServerSession {
             try writeCompileCommands(compilerArguments)
             let connection = try LSPConnection(executable: executable)
             try initialize(connection)
-            state = .ready(connection, isDocumentOpen: false)
+            state = .ready(connection)
+            generation = 0
+            document = nil
             hasAnswered = false
             timeoutsInARow = 0
-            lastText = nil
             return connection
         } catch {
             fail(error)
@@ -151,24 +189,23 @@ final class LanguageServerSession {
     }
 
     private func fail(_ error: CompletionError) {
-        if case .ready(let connection, _) = state { connection.terminate() }
+        if case .ready(let connection) = state { connection.terminate() }
         state = .failed(error, retryAt: .now() + Self.retryDelay)
     }
 
-    /// Writes `compile_commands.json` in the workspace root so the server compiles the
-    /// completion document with the cell compiler's module search paths.
+    /// Writes `compile_commands.json` in the workspace root, one entry per document
+    /// generation, with the cell compiler's module search paths.
     private func writeCompileCommands(_ arguments: [String]) throws(CompletionError) {
-        let command: JSONValue = [[
-            "directory": .string(workDirectory.path),
-            "file": .string(documentURL.path),
-            "arguments": .array((["swiftc"] + arguments + [documentURL.path]).map(JSONValue.string)),
-        ]]
+        let entries: [JSONValue] = (1...Self.generationsPerServer).map { generation in
+            let file = Self.documentURL(generation, in: workDirectory).path
+            return [
+                "directory": .string(workDirectory.path), "file": .string(file),
+                "arguments": .array((["swiftc"] + arguments + [file]).map(JSONValue.string)),
+            ]
+        }
         do {
-            try FileManager.default.createDirectory(at: documentURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if !FileManager.default.fileExists(atPath: documentURL.path) {
-                try Data().write(to: documentURL)
-            }
-            try JSONEncoder().encode(command).write(to: workDirectory.appendingPathComponent("compile_commands.json"))
+            try FileManager.default.createDirectory(at: workDirectory.appendingPathComponent("completion"), withIntermediateDirectories: true)
+            try JSONEncoder().encode(JSONValue.array(entries)).write(to: workDirectory.appendingPathComponent("compile_commands.json"))
         } catch {
             throw .serverUnavailable("cannot write compile_commands.json in \(workDirectory.path): \(error)")
         }
