@@ -26,6 +26,18 @@ final class CompletionDocumentTests: XCTestCase {
         XCTAssertEqual(document.position(ofCellOffset: 10).line, 1)
     }
 
+    func testPaddingLineShiftsPositionsAndTypingOnIsRecognised() {
+        let document = CompletionDocument(imports: ["import Benchbook"], cell: "t.", padded: true)
+        XCTAssertEqual(document.text, "\nimport Benchbook\nt.\n")
+        XCTAssertEqual(document.position(ofCellOffset: 2).line, 2)
+        XCTAssertEqual(document.cellOffset(line: 2, character: 2), 2)
+        XCTAssertTrue(CursorScan.continues("t.sh", cursor: 4, previous: "t.", previousCursor: 2))
+        XCTAssertTrue(CursorScan.continues("f(t.sh)", cursor: 6, previous: "f(t.)", previousCursor: 4))
+        XCTAssertFalse(CursorScan.continues("Later1(", cursor: 7, previous: "later1.round", previousCursor: 12))
+        XCTAssertFalse(CursorScan.continues("t.(", cursor: 3, previous: "t.", previousCursor: 2))
+        XCTAssertFalse(CursorScan.continues("u.sh", cursor: 4, previous: "t.", previousCursor: 2))
+    }
+
     func testInspectedIdentifierUnderCursorOrAroundCall() {
         func name(_ code: String, _ cursor: Int) -> String? {
             CursorScan.inspectedIdentifier(in: code, cursor: cursor).map { CursorScan.text(of: $0, in: code) }

@@ -100,6 +100,20 @@ def test_variable_from_three_cells_earlier(kernel):
     assert "squareRoot()" in complete_from_server(kc, "learningRate.squareR")["matches"]
 
 
+def test_names_from_cells_run_after_the_server_started(kernel):
+    """Each new set of cell modules gets a fresh document, so the running server sees them."""
+    _, kc = kernel
+    ok(kc, "let t = try Tensor(shape: [2], float32: [1, 2])")
+    assert "shape" in complete_from_server(kc, "t.")["matches"]
+    for n in range(1, 4):
+        ok(kc, f"let later{n} = {n}.5\nstruct Later{n} {{ var field{n}: Int }}")
+        content = complete(kc, f"later{n}.round")
+        assert content["metadata"]["benchbook_source"] == "languageServer"
+        assert "rounded()" in content["matches"], content
+        assert complete(kc, f"Later{n}(")["matches"] == [f"field{n}: "]
+    assert complete(kc, "t.sh")["matches"] == ["shape"]
+
+
 def test_redefined_struct_offers_newest_members(kernel):
     _, kc = kernel
     ok(kc, "struct Sample { var old: Int }")

@@ -16,6 +16,8 @@ public final class CodeCompletion {
     let libraryAPI = LibraryAPI()
     /// At most this many matches are returned.
     static let matchLimit = 300
+    /// The last completion request and whether its document was padded.
+    private var lastCompletion: (code: String, cursor: Int, padded: Bool)?
 
     init(engine: CellEngine) {
         self.engine = engine
@@ -30,7 +32,12 @@ public final class CodeCompletion {
     public func complete(code: String, cursor: Int) -> CompletionList {
         let cursor = min(max(0, cursor), code.unicodeScalars.count)
         let context = engine.completionContext()
-        let document = CompletionDocument(imports: context.imports, cell: code)
+        var padded = lastCompletion?.padded ?? false
+        if let last = lastCompletion, !CursorScan.continues(code, cursor: cursor, previous: last.code, previousCursor: last.cursor) {
+            padded.toggle()
+        }
+        lastCompletion = (code, cursor, padded)
+        let document = CompletionDocument(imports: context.imports, cell: code, padded: padded)
         let position = document.position(ofCellOffset: cursor)
         do {
             let result = try session.request("textDocument/completion", imports: document.imports, text: document.text, line: position.line,

@@ -17,16 +17,19 @@ struct CompletionDocument: Sendable, Equatable {
     /// - Parameters:
     ///   - imports: import lines, one per line.
     ///   - cell: the cell's code.
-    init(imports: [String], cell: String) {
+    ///   - padded: start with an empty line. SourceKit-LSP reuses its last completion
+    ///     session for a request at the same place, assuming the user typed on; toggling
+    ///     this line moves the place when the cell changed in any other way.
+    init(imports: [String], cell: String, padded: Bool = false) {
         self.cell = cell
-        prefixLineCount = imports.count
+        prefixLineCount = imports.count + (padded ? 1 : 0)
         self.imports = imports.joined(separator: "\n")
         var body = cell
         // A timing magic line (`%timeit`) is not Swift; commenting it out keeps the lines.
         if body.hasPrefix("%") { body = "//" + body }
         // The final newline matters: SourceKit-LSP 6.3 crashes (string index out of
         // bounds) completing after an unclosed `(` at the very end of a document.
-        text = imports.map { $0 + "\n" }.joined() + body + "\n"
+        text = (padded ? "\n" : "") + imports.map { $0 + "\n" }.joined() + body + "\n"
     }
 
     /// The LSP position of a code-point offset in the cell.
@@ -116,5 +119,18 @@ enum CursorScan {
         var view = String.UnicodeScalarView()
         view.append(contentsOf: Array(code.unicodeScalars)[range])
         return String(view)
+    }
+}
+
+extension CursorScan {
+    /// True when `code` at `cursor` is `previous` at `previousCursor` with identifier
+    /// characters typed at that cursor (the user went on typing the same name).
+    static func continues(_ code: String, cursor: Int, previous: String, previousCursor: Int) -> Bool {
+        let new = Array(code.unicodeScalars), old = Array(previous.unicodeScalars)
+        guard cursor >= previousCursor, previousCursor <= old.count, cursor <= new.count,
+              new.count - cursor == old.count - previousCursor else { return false }
+        return new[..<previousCursor].elementsEqual(old[..<previousCursor])
+            && new[cursor...].elementsEqual(old[previousCursor...])
+            && new[previousCursor..<cursor].allSatisfy(isIdentifier)
     }
 }
