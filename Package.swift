@@ -40,7 +40,7 @@ let package = Package(
     ],
     targets: [
         // MARK: System libraries
-        .systemLibrary(name: "CZeroMQ", path: "Sources/System/CZeroMQ", pkgConfig: "libzmq",
+        .systemLibrary(name: "CZeroMQ", path: "Sources/System/CZeroMQ",
                        providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CLibCrypto", path: "Sources/System/CLibCrypto",
                        providers: [.apt(["libssl-dev"])]),

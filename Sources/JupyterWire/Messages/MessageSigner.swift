@@ -43,17 +43,17 @@ public struct MessageSigner: Sendable {
     }
 
     private func digest(_ frames: [Data]) -> [UInt8] {
-        guard let context = HMAC_CTX_new() else { return [] }
-        defer { HMAC_CTX_free(context) }
-        HMAC_Init_ex(context, key, Int32(key.count), EVP_sha256(), nil)
-        for frame in frames {
-            frame.withUnsafeBytes { buffer in
-                _ = HMAC_Update(context, buffer.bindMemory(to: UInt8.self).baseAddress, buffer.count)
-            }
-        }
+        // OpenSSL 3 deprecates the incremental HMAC_CTX calls; the one-shot HMAC() over
+        // the concatenated frames gives the same digest.
+        var message = Data(capacity: frames.reduce(0) { $0 + $1.count })
+        for frame in frames { message.append(frame) }
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        HMAC_Final(context, &output, &length)
+        message.withUnsafeBytes { buffer in
+            _ = HMAC(EVP_sha256(), key, Int32(key.count), buffer.bindMemory(to: UInt8.self).baseAddress,
+                     buffer.count, &output, &length)
+        }
         return Array(output.prefix(Int(length)))
     }
+
 }
