@@ -16,7 +16,7 @@ public final class CodeCompletion {
     let libraryAPI = LibraryAPI()
     /// At most this many matches are returned.
     static let matchLimit = 300
-    /// The last completion request and whether its document was padded.
+    /// The last request (completion or inspection) and whether its document was padded.
     private var lastCompletion: (code: String, cursor: Int, padded: Bool)?
 
     init(engine: CellEngine) {
@@ -32,12 +32,7 @@ public final class CodeCompletion {
     public func complete(code: String, cursor: Int) -> CompletionList {
         let cursor = min(max(0, cursor), code.unicodeScalars.count)
         let context = engine.completionContext()
-        var padded = lastCompletion?.padded ?? false
-        if let last = lastCompletion, !CursorScan.continues(code, cursor: cursor, previous: last.code, previousCursor: last.cursor) {
-            padded.toggle()
-        }
-        lastCompletion = (code, cursor, padded)
-        let document = CompletionDocument(imports: context.imports, cell: code, padded: padded)
+        let document = document(for: code, cursor: cursor, context: context)
         let position = document.position(ofCellOffset: cursor)
         do {
             let result = try session.request("textDocument/completion", imports: document.imports, text: document.text, line: position.line,
@@ -54,7 +49,7 @@ public final class CodeCompletion {
     public func inspect(code: String, cursor: Int) -> Inspection? {
         guard let range = CursorScan.inspectedIdentifier(in: code, cursor: cursor) else { return nil }
         let context = engine.completionContext()
-        let document = CompletionDocument(imports: context.imports, cell: code)
+        let document = document(for: code, cursor: range.lowerBound, context: context)
         let position = document.position(ofCellOffset: range.lowerBound)
         do {
             let result = try session.request("textDocument/hover", imports: document.imports, text: document.text, line: position.line,
@@ -74,6 +69,18 @@ public final class CodeCompletion {
 
     /// Stops the language server (a kernel shutting down or restarting).
     public func stop() { session.stop() }
+
+    /// The document for a request at `cursor`. Unless the request continues the last one
+    /// (the user typed more of the same name), the padding line flips, so the server's
+    /// reused completion session from the last request cannot answer this one.
+    private func document(for code: String, cursor: Int, context: CompletionContext) -> CompletionDocument {
+        var padded = lastCompletion?.padded ?? false
+        if let last = lastCompletion, !CursorScan.continues(code, cursor: cursor, previous: last.code, previousCursor: last.cursor) {
+            padded.toggle()
+        }
+        lastCompletion = (code, cursor, padded)
+        return CompletionDocument(imports: context.imports, cell: code, padded: padded)
+    }
 
     // MARK: Language server answers
 
