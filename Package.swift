@@ -76,7 +76,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10")]),
         .target(name: "CLiteRT", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CTorchShim", "CLiteRT"]),
-        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels"]),
+        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage"]),
         .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts"]),
 
         // MARK: Tests
@@ -87,6 +87,6 @@ let package = Package(
         .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark"]),
         .testTarget(name: "BenchbookChartsTests", dependencies: ["BenchbookCharts"]),
         .testTarget(name: "BenchbookImageTests", dependencies: ["BenchbookImage"]),
-        .testTarget(name: "BenchbookModelsTests", dependencies: ["BenchbookModels"]),
+        .testTarget(name: "BenchbookModelsTests", dependencies: ["BenchbookModels", "BenchbookImage"]),
     ]
 )

@@ -1,20 +1,19 @@
+import BenchbookImage
 import BenchbookModels
 import BenchbookTensor
 import Foundation
 
 /// `accuracy`: evaluates models on the Fashion-MNIST test set and writes a Markdown table.
 enum AccuracyCommand {
-    /// Fashion-MNIST's classes in label order (the .tflite files do not record them).
-    static let fashionLabels = ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker",
-                                "Bag", "Ankle boot"]
-
     static func run(models: [String], dataDirectory: String, output: String?, command: String) throws {
-        let (images, labels) = try IDX.testSet(directory: dataDirectory)
+        let testSet = try FashionMNIST(split: .test, directory: dataDirectory)
+        let images = try testSet.tensor(range: 0..<testSet.count)
+        let labels = testSet.labels.map(Int.init)
         var rows: [String] = []
         var matrices: [String] = []
         for path in models {
             let model = try Model(contentsOf: path, options: ModelOptions(threads: 2))
-            let result = try model.evaluate(images: images, labels: labels, classNames: model.labels ?? fashionLabels,
+            let result = try model.evaluate(images: images, labels: labels, classNames: model.labels ?? FashionMNIST.classNames,
                                             showsProgress: false)
             print(result)
             matrices.append(result.description)

@@ -44,7 +44,7 @@ enum BenchCommand {
     /// A deterministic input in the model's input shape (batch 1) and type.
     static func sampleInput(for model: Model) throws -> Tensor {
         guard let description = model.inputs.first, let shape = description.shape else {
-            throw IDX.Failure(description: "\(model.path) does not record its input shape")
+            throw ToolError(description: "\(model.path) does not record its input shape")
         }
         let concrete = shape.map { max($0, 1) }
         let count = concrete.reduce(1, *)
@@ -60,4 +60,9 @@ enum BenchCommand {
         guard !sorted.isEmpty else { return 0 }
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
+}
+
+/// A failure of the command-line tool itself, with what went wrong.
+struct ToolError: Error, CustomStringConvertible {
+    var description: String
 }

@@ -1,3 +1,4 @@
+import BenchbookImage
 import BenchbookRuntime
 import BenchbookTensor
 import Foundation
@@ -28,8 +29,7 @@ final class BehaviourTests: XCTestCase {
         for name in ["fashion_cnn.ptl", "fashion_cnn_int8.tflite"] {
             let model = try Model(contentsOf: try TestSupport.courseModel(name))
             // The .tflite files record no labels: name the classes here.
-            let names = model.labels ?? ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt",
-                                         "Sneaker", "Bag", "Ankle boot"]
+            let names = model.labels ?? FashionMNIST.classNames
             let result = try model.evaluate(images: images, labels: labels, classNames: names, batchSize: 64,
                                             showsProgress: false)
             XCTAssertEqual(result.count, 500)

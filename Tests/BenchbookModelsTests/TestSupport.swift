@@ -1,3 +1,4 @@
+import BenchbookImage
 import BenchbookTensor
 import Foundation
 import XCTest
@@ -35,24 +36,11 @@ enum TestSupport {
         }
     }
 
-    /// The first `count` Fashion-MNIST test images `[N, 28, 28]` in [0, 1] and labels.
+    /// The first `count` Fashion-MNIST test images `[N, 1, 28, 28]` in [0, 1] and labels,
+    /// read with the library's own reader.
     static func fashionTest(count: Int) throws -> (Tensor, [Int]) {
-        func gunzip(_ path: String) throws -> [UInt8] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            process.arguments = ["-dc", path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return [UInt8](data)
-        }
-        let directory = "/usr/share/datasets/fashion-mnist"
-        let images = try gunzip(directory + "/t10k-images-idx3-ubyte.gz")
-        let labels = try gunzip(directory + "/t10k-labels-idx1-ubyte.gz")
-        let pixels = images[16 ..< 16 + count * 784].map { Float($0) / 255 }
-        return (try Tensor(shape: [count, 28, 28], float32: pixels), labels[8 ..< 8 + count].map(Int.init))
+        let testSet = try FashionMNIST(split: .test)
+        return (try testSet.tensor(range: 0..<count), testSet.labels.prefix(count).map(Int.init))
     }
 
     /// The number of threads in this process.
