@@ -74,12 +74,6 @@ public final class CellEngine: @unchecked Sendable {
         host = nil
     }
 
-    /// Removes every cell and starts from an empty notebook (a kernel restart).
-    public func reset() {
-        shutdown()
-        symbols = SymbolTable()
-    }
-
     /// Compiles and runs one cell.
     /// - Parameters:
     ///   - code: the cell's source.
@@ -224,7 +218,7 @@ public final class CellEngine: @unchecked Sendable {
     /// declarations are usable again) when there is none.
     private func ensureHost() throws -> HostProcess {
         if let host, host.isAlive() { return host }
-        let fresh = try HostProcess(executable: configuration.hostExecutable, workingDirectory: nil)
+        let fresh = try HostProcess(executable: configuration.hostExecutable)
         fresh.send("load\t" + configuration.libraryDirectory.appendingPathComponent("libBenchbook.so").path)
         for module in symbols.modules {
             fresh.send("load\t" + configuration.workDirectory.appendingPathComponent("lib\(module).so").path)

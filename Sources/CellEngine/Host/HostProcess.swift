@@ -21,7 +21,7 @@ final class HostProcess: @unchecked Sendable {
 
     /// Starts the host with descriptors 3 (commands) and 4 (events).
     /// - Throws: ``EngineError/hostStartFailed(_:)``.
-    init(executable: URL, workingDirectory: String?) throws {
+    init(executable: URL) throws {
         func pipePair() throws -> (read: Int32, write: Int32) {
             var fds: [Int32] = [0, 0]
             guard pipe(&fds) == 0 else { throw EngineError.hostStartFailed("pipe: \(String(cString: strerror(errno)))") }
