@@ -98,8 +98,11 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire"]),
+        .testTarget(name: "BenchbookKernelTests", dependencies: ["BenchbookKernel", "JupyterWire"]),
+        .testTarget(name: "BenchbookRuntimeTests", dependencies: ["BenchbookRuntime", "HostProtocol", "SystemSupport"]),
         .target(name: "EngineTestSupport", dependencies: ["CellEngine"], path: "Tests/EngineTestSupport"),
         .testTarget(name: "CellEngineTests", dependencies: ["CellEngine", "EngineTestSupport", "SystemSupport", "HostProtocol"]),
+        .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol", "JSONCore", "SystemSupport", "CellSource"]),
         .testTarget(name: "CellParsingTests", dependencies: ["CellParsing", "CellSource"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .testTarget(name: "CellCompletionTests", dependencies: ["CellCompletion", "CellEngine", "EngineTestSupport"]),

@@ -27,9 +27,11 @@ public enum Framing {
     ///   than ``maximumLength``; ``SystemError`` for a failed read.
     public static func readFrame(from descriptor: FileDescriptor) throws -> [UInt8]? {
         guard let header = try descriptor.read(exactly: 4) else { return nil }
+        guard header.count == 4 else { throw FramingError.truncated }
         let length = Int(header[0]) | Int(header[1]) << 8 | Int(header[2]) << 16 | Int(header[3]) << 24
         guard length <= maximumLength else { throw FramingError.tooLong(length) }
-        guard let payload = try descriptor.read(exactly: length) else { throw FramingError.truncated }
+        if length == 0 { return [] }
+        guard let payload = try descriptor.read(exactly: length), payload.count == length else { throw FramingError.truncated }
         return payload
     }
 

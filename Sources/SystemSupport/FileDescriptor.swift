@@ -82,7 +82,8 @@ public struct FileDescriptor: Hashable, Sendable {
     }
 
     /// Reads exactly `count` bytes, blocking until they arrive.
-    /// - Returns: the bytes, or nil when the other end closed first.
+    /// - Returns: the bytes; fewer when the other end closed after some of them; nil when
+    ///   it closed before the first.
     /// - Throws: ``SystemError``.
     public func read(exactly count: Int) throws(SystemError) -> [UInt8]? {
         var result = [UInt8](repeating: 0, count: count)
@@ -90,7 +91,7 @@ public struct FileDescriptor: Hashable, Sendable {
         while filled < count {
             let got = result.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress! + filled, count - filled) }
             if got > 0 { filled += got; continue }
-            if got == 0 { return nil }
+            if got == 0 { return filled == 0 ? nil : Array(result[0..<filled]) }
             if errno == EINTR { continue }
             throw SystemError("read")
         }
