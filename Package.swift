@@ -87,12 +87,12 @@ let package = Package(
         .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs"]),
         .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage"]),
         // Models (issue 5): libtorch through a C shim, LiteRT through dlopen.
-        .target(name: "CTorchShim",
+        .target(name: "CTorchShim", dependencies: ["CSystemSupport"],
                 cxxSettings: [.define("_GLIBCXX_USE_CXX11_ABI", to: "1"),
                               .unsafeFlags(["-std=c++17", "-I/usr/include/torch/csrc/api/include", "-w"])],
                 linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10")]),
-        .target(name: "CLiteRT", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CTorchShim", "CLiteRT"]),
+        .target(name: "CLiteRT", dependencies: ["CSystemSupport"], linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CTorchShim", "CLiteRT", "SystemSupport"]),
         .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage"]),
         .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts"]),
 

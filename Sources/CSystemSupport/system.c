@@ -2,6 +2,7 @@
 #include "CSystemSupport.h"
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -37,4 +38,25 @@ int bb_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 int bb_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+int bb_forked_check_prepare(unsigned long long extra_bytes) {
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+        dup2(null, 1);
+        dup2(null, 2);
+        close(null);
+    }
+    // The first number in /proc/self/statm is the mapped size in pages.
+    char text[64];
+    int fd = open("/proc/self/statm", O_RDONLY);
+    if (fd < 0) return -1;
+    ssize_t count = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (count <= 0) return -1;
+    unsigned long long pages = 0;
+    for (ssize_t i = 0; i < count && text[i] >= '0' && text[i] <= '9'; ++i) pages = pages * 10 + (unsigned)(text[i] - '0');
+    unsigned long long mapped = pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+    struct rlimit value = {(rlim_t)(mapped + extra_bytes), (rlim_t)(mapped + extra_bytes)};
+    return setrlimit(RLIMIT_AS, &value);
 }

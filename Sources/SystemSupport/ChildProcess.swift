@@ -130,6 +130,19 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Takes charge of a child this process already started some other way (a `fork` in
+    /// C code): it is signalled and reaped through this object from now on.
+    /// - Parameter pid: the child's process id.
+    /// - Throws: ``SystemError`` when it is not a child of this process.
+    public init(adopting pid: Int32) throws(SystemError) {
+        let pidfd = bb_pidfd_open(pid)
+        guard pidfd >= 0 else { throw SystemError("pidfd_open \(pid)") }
+        self.pid = pid
+        inGroup = false
+        exitNotification = FileDescriptor(rawValue: pidfd)
+        exitNotification.setCloseOnExec()
+    }
+
     deinit {
         if exitStatusIfExited() == nil {
             signal(SIGKILL)
@@ -161,6 +174,19 @@ public final class ChildProcess: @unchecked Sendable {
         let status = Self.reap(pid)
         reaped.withLock { $0 = status }
         return status
+    }
+
+    /// Waits until the process exits or `seconds` pass.
+    /// - Returns: how it ended, or nil when it is still running at the deadline.
+    public func waitForExit(timeout seconds: Double) -> ExitStatus? {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        while true {
+            if let status = exitStatusIfExited() { return status }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return nil }
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+            _ = try? FileDescriptor.poll([exitNotification], timeout: Int32(clamping: max(1, milliseconds)))
+        }
     }
 
     /// Reaps the process if it has exited.

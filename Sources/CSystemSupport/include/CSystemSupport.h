@@ -3,10 +3,15 @@
 
 // Linux calls that Swift's Glibc module does not show (they need _GNU_SOURCE or are
 // system calls without a libc wrapper in its view), and the wait-status macros as
-// functions. Only SystemSupport uses this module.
+// functions. SystemSupport wraps it for Swift; the C shims of the model runtimes use
+// bb_forked_check_prepare and bb_pipe_cloexec in their check children.
 
 #include <spawn.h>
 #include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /// A descriptor that becomes readable when process `pid` exits (pidfd_open(2)), or -1.
 int bb_pidfd_open(pid_t pid);
@@ -26,6 +31,12 @@ int bb_pipe_cloexec(int fds[2]);
 /// (posix_spawn_file_actions_addclosefrom_np). Returns 0 or an error number.
 int bb_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int lowest);
 
+/// For a child just forked to try something risky (loading a file that may be damaged):
+/// caps its address space at what it has mapped now plus `extra_bytes`, so a runaway
+/// allocation fails instead of taking the machine's memory, and sends its standard output
+/// and error to /dev/null. Async-signal-safe. Returns 0, or -1 when the cap is not set.
+int bb_forked_check_prepare(unsigned long long extra_bytes);
+
 /// The resource numbers, for Swift.
 int bb_limit_address_space(void);
 int bb_limit_cpu_seconds(void);
@@ -39,5 +50,9 @@ int bb_wait_exit_code(int status);
 int bb_wait_signaled(int status);
 int bb_wait_signal(int status);
 int bb_wait_core_dumped(int status);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
