@@ -6,7 +6,8 @@
 
 test-kernel: kernelspec
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
-	    Tests/python/test_cell_engine_notebook.py Tests/python/test_frontends.py Tests/python/test_kernel_completion.py
+	    Tests/python/test_cell_engine_notebook.py Tests/python/test_kernel_seam.py Tests/python/test_frontends.py \
+	    Tests/python/test_kernel_completion.py
 
 # Start-up and per-cell latency through jupyter_client: results/kernel-latency.{json,md}.
 bench-kernel: kernelspec

@@ -29,7 +29,7 @@ enum CellParserError: Error, Sendable, Equatable {
 final class CellParserClient: @unchecked Sendable {
     /// How long a cell's parse may take: normal cells take milliseconds; text that makes
     /// Swift's parser slow (deeply nested square brackets) is refused after this.
-    static let timeout = 2.0
+    static let timeout = 1.5
     /// The parser's memory cap.
     static let limits = ResourceLimits(addressSpaceBytes: 4 << 30)
 
