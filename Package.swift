@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "BenchbookCharts"]),
         .target(name: "CImageCodecs",
                 linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
-        .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs"]),
+        .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs", "SystemSupport"]),
         .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage"]),
         // Models (issue 5): libtorch through a C shim, LiteRT through dlopen.
         .target(name: "CTorchShim", dependencies: ["CSystemSupport"],

@@ -235,7 +235,6 @@ LiteRtStatus bbl_unlock_tensor_buffer(LiteRtTensorBuffer buffer) {
   return api.unlock_tensor_buffer(buffer);
 }
 
-// Runs in the forked child: every step of Model's load and first run, on zeros.
 // Runs in the forked child: every step of Model's load and first run, on zeros. Returns 0,
 // or the name of the step that failed in `step` with LiteRT's status.
 static int probe_child(const char *path, const char *identifier, const char **step) {
@@ -283,28 +282,12 @@ static int probe_child(const char *path, const char *identifier, const char **st
 int bbl_check_start(const char *path, const char *cpu_options_identifier, unsigned long long extra_bytes,
                     int *message_fd) {
   if (!opened) return -1;
-  int ends[2];
-  if (bb_pipe_cloexec(ends) != 0) return -1;
-  fflush(NULL);
-  pid_t child = fork();
-  if (child < 0) {
-    close(ends[0]);
-    close(ends[1]);
-    return -1;
-  }
-  if (child == 0) {
-    close(ends[0]);
-    // Silences LiteRT's log lines and caps the memory a damaged size field can claim.
-    bb_forked_check_prepare(extra_bytes);
-    const char *step = "";
-    if (probe_child(path, cpu_options_identifier, &step) == 0) _exit(0);
-    char message[256];
-    int length = snprintf(message, sizeof message, "LiteRT reported an error %s", step);
-    ssize_t ignored = write(ends[1], message, length > 0 ? (size_t)length : 0);
-    (void)ignored;
-    _exit(1);
-  }
-  close(ends[1]);
-  *message_fd = ends[0];
-  return child;
+  pid_t child = bb_fork_check(extra_bytes, message_fd);
+  if (child != 0) return child;
+  const char *step = "";
+  if (probe_child(path, cpu_options_identifier, &step) == 0) _exit(0);
+  char message[256];
+  snprintf(message, sizeof message, "LiteRT reported an error %s", step);
+  bb_write_message(*message_fd, message);
+  _exit(1);
 }

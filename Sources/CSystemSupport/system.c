@@ -3,6 +3,8 @@
 
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -40,7 +42,7 @@ int bb_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }
 
-int bb_forked_check_prepare(unsigned long long extra_bytes) {
+static int prepare_check_child(unsigned long long extra_bytes) {
     int null = open("/dev/null", O_WRONLY);
     if (null >= 0) {
         dup2(null, 1);
@@ -59,4 +61,34 @@ int bb_forked_check_prepare(unsigned long long extra_bytes) {
     unsigned long long mapped = pages * (unsigned long long)sysconf(_SC_PAGESIZE);
     struct rlimit value = {(rlim_t)(mapped + extra_bytes), (rlim_t)(mapped + extra_bytes)};
     return setrlimit(RLIMIT_AS, &value);
+}
+
+int bb_fork_check(unsigned long long extra_bytes, int *message_fd) {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0) return -1;
+    fflush(NULL);
+    pid_t child = fork();
+    if (child < 0) {
+        close(ends[0]);
+        close(ends[1]);
+        return -1;
+    }
+    if (child == 0) {
+        close(ends[0]);
+        prepare_check_child(extra_bytes);
+        *message_fd = ends[1];
+        return 0;
+    }
+    close(ends[1]);
+    *message_fd = ends[0];
+    return child;
+}
+
+void bb_write_message(int fd, const char *message) {
+    size_t length = strlen(message), written = 0;
+    while (written < length) {
+        ssize_t count = write(fd, message + written, length - written);
+        if (count <= 0) return;
+        written += (size_t)count;
+    }
 }

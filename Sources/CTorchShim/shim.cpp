@@ -174,36 +174,21 @@ bbt_module *bbt_load(const char *path, bbt_format format, char **error) {
 }
 
 int bbt_check_start(const char *path, bbt_format format, unsigned long long extra_bytes, int *message_fd) {
-  int ends[2];
-  if (bb_pipe_cloexec(ends) != 0) return -1;
-  pid_t child = fork();
-  if (child < 0) {
-    close(ends[0]);
-    close(ends[1]);
-    return -1;
+  pid_t child = bb_fork_check(extra_bytes, message_fd);
+  if (child != 0) return child;
+  std::string message;
+  try {
+    delete load(path, format);
+    _exit(0);
+  } catch (const std::bad_alloc &) {
+    message = "loading it needed more memory than the check allows (a damaged size field)";
+  } catch (const std::exception &failure) {
+    message = readable(failure);
+  } catch (...) {
+    message = "libtorch threw an exception that is not a std::exception";
   }
-  if (child == 0) {
-    close(ends[0]);
-    bb_forked_check_prepare(extra_bytes);
-    std::string message;
-    try {
-      delete load(path, format);
-      _exit(0);
-    } catch (const std::bad_alloc &) {
-      message = "loading it needed more memory than the check allows (a damaged size field)";
-    } catch (const std::exception &failure) {
-      message = readable(failure);
-    } catch (...) {
-      message = "libtorch threw an exception that is not a std::exception";
-    }
-    message = message.substr(0, 4000);
-    ssize_t ignored = write(ends[1], message.data(), message.size());
-    (void)ignored;
-    _exit(1);
-  }
-  close(ends[1]);
-  *message_fd = ends[0];
-  return child;
+  bb_write_message(*message_fd, message.substr(0, 4000).c_str());
+  _exit(1);
 }
 
 void bbt_module_free(bbt_module *module) {

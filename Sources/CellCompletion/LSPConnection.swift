@@ -37,17 +37,10 @@ final class LSPConnection: @unchecked Sendable {
             throw .serverUnavailable("\(executable.path) is not an executable file")
         }
         do {
-            let toServer = try FileDescriptor.pipe(), fromServer = try FileDescriptor.pipe()
-            let configuration = ChildProcess.Configuration(executable: executable.path, arguments: arguments,
-                                                           descriptors: [0: toServer.read, 1: fromServer.write])
-            do { process = try ChildProcess(configuration) } catch {
-                [toServer.read, toServer.write, fromServer.read, fromServer.write].forEach { $0.close() }
-                throw error
-            }
-            toServer.read.close()
-            fromServer.write.close()
-            input = toServer.write
-            output = fromServer.read
+            let connection = try ChildProcess.connected(.init(executable: executable.path, arguments: arguments))
+            process = connection.process
+            input = connection.input
+            output = connection.output
         } catch {
             throw .serverUnavailable("\(executable.path): \(error)")
         }

@@ -1,3 +1,4 @@
+import JSONCore
 import SystemSupport
 
 /// Frames on the pipes between the kernel and its helper processes: a 4-byte
@@ -83,5 +84,25 @@ public enum FramingError: Error, Sendable, Equatable, CustomStringConvertible {
         case .truncated: "the pipe closed in the middle of a frame"
         case .unknownMessage(let text): "an unknown message: \(text.prefix(200))"
         }
+    }
+}
+
+/// A command or event: a JSON object on the wire, in a frame.
+public protocol FramedMessage: Sendable, Equatable {
+    /// The message as a JSON object.
+    var json: JSONValue { get }
+    /// Reads the message from its JSON object.
+    /// - Throws: ``FramingError/unknownMessage(_:)``.
+    init(json: JSONValue) throws(FramingError)
+}
+
+extension FramedMessage {
+    /// The message as a frame.
+    public var frame: [UInt8] { Framing.frame(json.serialized()) }
+
+    /// Decodes a frame's payload.
+    /// - Throws: ``FramingError`` or `JSONParseError`.
+    public init(payload: [UInt8]) throws {
+        try self.init(json: JSONValue(parsing: payload))
     }
 }

@@ -1,7 +1,7 @@
 import JSONCore
 
 /// What the kernel asks of a cell host. Commands are answered in the order sent.
-public enum HostCommand: Sendable, Equatable {
+public enum HostCommand: FramedMessage {
     /// Load a library with `RTLD_GLOBAL` (an earlier cell, after a restart). Answered only
     /// when it fails (``HostEvent/loadFailed(library:message:)``).
     case load(library: String)
@@ -48,15 +48,6 @@ public enum HostCommand: Sendable, Equatable {
         default:
             throw unknown
         }
-    }
-
-    /// The command as a frame.
-    public var frame: [UInt8] { Framing.frame(json.serialized()) }
-
-    /// Decodes a frame's payload.
-    /// - Throws: ``FramingError`` or `JSONParseError`.
-    public init(payload: [UInt8]) throws {
-        try self.init(json: JSONValue(parsing: payload))
     }
 }
 

@@ -1,7 +1,7 @@
 import JSONCore
 
 /// What a cell host, and the notebook library inside it, tell the kernel.
-public enum HostEvent: Sendable, Equatable {
+public enum HostEvent: FramedMessage {
     /// `display(...)` or a display handle's update: a MIME bundle and its metadata.
     case display(Display)
     /// The value of the cell's last expression.
@@ -130,14 +130,5 @@ public enum HostEvent: Sendable, Equatable {
         default:
             throw unknown
         }
-    }
-
-    /// The event as a frame.
-    public var frame: [UInt8] { Framing.frame(json.serialized()) }
-
-    /// Decodes a frame's payload.
-    /// - Throws: ``FramingError`` or `JSONParseError`.
-    public init(payload: [UInt8]) throws {
-        try self.init(json: JSONValue(parsing: payload))
     }
 }

@@ -42,3 +42,40 @@ extension ChildProcess {
         return Completion(status: process.waitForExit(), output: output)
     }
 }
+
+extension ChildProcess {
+    /// A child spoken to through its standard input and output.
+    public struct Connection: Sendable {
+        /// The running child.
+        public let process: ChildProcess
+        /// Writes to the child's standard input.
+        public let input: FileDescriptor
+        /// Reads the child's standard output.
+        public let output: FileDescriptor
+    }
+
+    /// Starts a program with pipes on its standard input and output (a server the caller
+    /// talks to: the cell parser, SourceKit-LSP). The caller closes both descriptors.
+    /// - Parameter configuration: the program; its descriptors 0 and 1 are replaced.
+    /// - Throws: ``SystemError`` when it cannot be started.
+    public static func connected(_ configuration: Configuration) throws(SystemError) -> Connection {
+        var configuration = configuration
+        let toChild = try FileDescriptor.pipe()
+        let fromChild: (read: FileDescriptor, write: FileDescriptor)
+        do { fromChild = try FileDescriptor.pipe() } catch {
+            toChild.read.close()
+            toChild.write.close()
+            throw error
+        }
+        configuration.descriptors[0] = toChild.read
+        configuration.descriptors[1] = fromChild.write
+        let process: ChildProcess
+        do { process = try ChildProcess(configuration) } catch {
+            [toChild.read, toChild.write, fromChild.read, fromChild.write].forEach { $0.close() }
+            throw error
+        }
+        toChild.read.close()
+        fromChild.write.close()
+        return Connection(process: process, input: toChild.write, output: fromChild.read)
+    }
+}

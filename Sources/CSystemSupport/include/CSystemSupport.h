@@ -3,8 +3,8 @@
 
 // Linux calls that Swift's Glibc module does not show (they need _GNU_SOURCE or are
 // system calls without a libc wrapper in its view), and the wait-status macros as
-// functions. SystemSupport wraps it for Swift; the C shims of the model runtimes use
-// bb_forked_check_prepare and bb_pipe_cloexec in their check children.
+// functions. SystemSupport wraps it for Swift; the C shims of the model runtimes fork
+// their file checks with bb_fork_check.
 
 #include <spawn.h>
 #include <sys/types.h>
@@ -27,15 +27,21 @@ int bb_set_limit(pid_t pid, int resource, unsigned long long limit);
 /// pipe2(fds, O_CLOEXEC): both ends close on exec. Returns 0, or -1 with errno set.
 int bb_pipe_cloexec(int fds[2]);
 
+/// Writes a message in full to `fd` (for a check child's verdict), ignoring errors.
+void bb_write_message(int fd, const char *message);
+
 /// Adds "close every descriptor from `lowest` up" to spawn file actions
 /// (posix_spawn_file_actions_addclosefrom_np). Returns 0 or an error number.
 int bb_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int lowest);
 
-/// For a child just forked to try something risky (loading a file that may be damaged):
-/// caps its address space at what it has mapped now plus `extra_bytes`, so a runaway
-/// allocation fails instead of taking the machine's memory, and sends its standard output
-/// and error to /dev/null. Async-signal-safe. Returns 0, or -1 when the cap is not set.
-int bb_forked_check_prepare(unsigned long long extra_bytes);
+/// Forks a child to try something risky (loading a file that may be damaged) with a pipe
+/// for its verdict. In the child (return value 0): its address space is capped at what it
+/// has mapped now plus `extra_bytes`, so a runaway allocation fails instead of taking the
+/// machine's memory; its standard output and error go to /dev/null; `*message_fd` is the
+/// pipe's write end, for a message before it `_exit`s. In the parent (return value: the
+/// child's pid): `*message_fd` is the read end, to read after the child exits and close.
+/// Returns -1 when the fork fails.
+int bb_fork_check(unsigned long long extra_bytes, int *message_fd);
 
 /// The resource numbers, for Swift.
 int bb_limit_address_space(void);

@@ -81,23 +81,13 @@ final class CellParserClient: @unchecked Sendable {
     private func ensureRunning() throws(CellParserError) {
         if process != nil { return }
         do {
-            let input = try FileDescriptor.pipe(), output = try FileDescriptor.pipe()
-            let configuration = ChildProcess.Configuration(executable: executable,
-                                                           descriptors: [0: input.read, 1: output.write],
-                                                           limits: Self.limits)
-            do { process = try ChildProcess(configuration) } catch {
-                [input.read, input.write, output.read, output.write].forEach { $0.close() }
-                throw error
-            }
-            input.read.close()
-            output.write.close()
-            toParser = input.write
-            fromParser = output.read
-            output.read.setNonBlocking()
-        } catch let error as SystemError {
-            throw .unavailable(error.description)
+            let connection = try ChildProcess.connected(.init(executable: executable, limits: Self.limits))
+            process = connection.process
+            toParser = connection.input
+            fromParser = connection.output
+            connection.output.setNonBlocking()
         } catch {
-            throw .unavailable(String(describing: error))
+            throw .unavailable(error.description)
         }
     }
 
