@@ -1,3 +1,4 @@
+internal import CBenchbookSupport
 import Foundation
 internal import HostProtocol
 
@@ -6,14 +7,18 @@ internal import HostProtocol
 ///
 /// Reads commands until the kernel closes the pipe: `load` opens an earlier cell's library
 /// (`RTLD_GLOBAL`, so later cells see its symbols; libraries are never unloaded, so their
-/// values stay valid), `run` opens a cell's library and calls its entry point on this
-/// thread, `sync` answers when everything before it is done. A trap in a cell ends the
-/// process; the kernel notices and starts a new host.
+/// values stay valid), `run` opens a cell's library and calls its entry point on a fresh
+/// thread (``cellStackBytes`` of stack) while this one waits, `sync` answers when
+/// everything before it is done. After each `run` and `sync` the host leaves a frozen copy
+/// of itself (a snapshot); a trap in a cell ends the process after the crash reporter
+/// writes its frames, and the kernel promotes the newest copy to be the host.
 /// - Returns: the process exit status (0 when the kernel closed the pipe).
 @_cdecl("benchbook_cell_host_serve")
 public func _benchbookCellHostServe() -> Int32 {
     let channel = KernelChannel.shared
     guard channel.isConnected else { return 2 }
+    bb_install_crash_reporter()
+    var lastCell = 0
     while true {
         let command: HostCommand?
         do { command = try channel.readCommand() } catch {
@@ -26,10 +31,14 @@ public func _benchbookCellHostServe() -> Int32 {
             if dlopen(library, RTLD_NOW | RTLD_GLOBAL) == nil {
                 channel.send(.loadFailed(library: library, message: lastLoaderError()))
             }
-        case .run(_, let library, let symbol):
-            channel.send(.done(runCell(library: library, symbol: symbol)))
+        case .run(let cell, let library, let symbol):
+            let outcome = runCell(library: library, symbol: symbol)
+            channel.send(.done(outcome))
+            lastCell = cell
+            takeSnapshot(afterCell: cell)
         case .sync(let id):
             channel.send(.synced(id: id))
+            takeSnapshot(afterCell: lastCell)
         case .inputReply:
             // An answer to an input request that was already given up; nothing waits for it.
             break
@@ -37,13 +46,25 @@ public func _benchbookCellHostServe() -> Int32 {
     }
 }
 
-private typealias CellEntry = @convention(c) () -> Int32
+/// Leaves a frozen copy of the host behind (see `bb_take_snapshot`) for the kernel to
+/// promote if this host dies. In the copy, once promoted, returns to serve as the host.
+private func takeSnapshot(afterCell cell: Int) {
+    if bb_take_snapshot(cell) == BB_SNAPSHOT_PROMOTED {
+        // The interrupt that ended the old host (if any) was not meant for this one.
+        bb_clear_interrupt()
+    }
+}
+
+/// The stack of a cell's thread: deep recursion in a cell overflows only far beyond what
+/// real code needs (the pages are reserved, not used).
+let cellStackBytes = 512 << 20
 
 private func runCell(library: String, symbol: String) -> HostEvent.RunOutcome {
     guard let handle = dlopen(library, RTLD_NOW | RTLD_GLOBAL) else { return .couldNotRun(lastLoaderError()) }
     guard let address = dlsym(handle, symbol) else { return .couldNotRun(lastLoaderError()) }
-    let entry = unsafeBitCast(address, to: CellEntry.self)
-    return .returned(Int(entry()))
+    let status = bb_run_on_cell_thread(unsafeBitCast(address, to: bb_cell_entry.self), cellStackBytes)
+    guard status >= 0 else { return .couldNotRun("the cell's thread could not be started") }
+    return .returned(Int(status))
 }
 
 private func lastLoaderError() -> String {

@@ -1,4 +1,5 @@
 import Dispatch
+internal import CBenchbookSupport
 import Foundation
 internal import HostProtocol
 
@@ -8,8 +9,8 @@ internal import HostProtocol
 /// whose initial value needs `try` or `await` are evaluated through ``evaluate(cell:_:)``
 /// so that an error is reported instead of trapping.
 ///
-/// Thread rules: a cell runs on the host's main thread; `async` cells run their body on
-/// the cooperative pool while the main thread waits.
+/// Thread rules: each cell runs on a fresh thread of its own while the host's serving loop
+/// waits; `async` cells run their body on that thread too (see ``CellExecutor``).
 public enum _BenchbookCell {
     nonisolated(unsafe) private static var activeCell = 0
 
@@ -33,6 +34,25 @@ public enum _BenchbookCell {
             let bundle = (value as? NotebookDisplayable)?.mimeBundle
                 ?? MimeBundle(plainText: removingCellModuleNames(String(reflecting: value)))
             KernelChannel.shared.send(bundle.resultEvent)
+        }
+    }
+
+    /// The check the kernel puts at the top of each loop body in cell code where an error
+    /// can propagate: stops the loop when the user interrupts, keeping every value.
+    /// - Throws: ``InterruptedError``.
+    public static func checkInterrupt() throws {
+        if bb_interrupt_pending() != 0 {
+            bb_clear_interrupt()
+            throw InterruptedError(activity: "The loop")
+        }
+    }
+
+    /// The check the kernel puts at the top of each loop body in cell code that cannot
+    /// throw (a closure, a non-throwing function): stops the cell with a trap when the user
+    /// interrupts; the kernel then restores the host as it was before the cell.
+    public static func stopIfInterrupted() {
+        if bb_interrupt_pending() != 0 {
+            fatalError("Interrupted inside a function or closure that cannot throw, so the cell was stopped")
         }
     }
 
@@ -97,14 +117,17 @@ public enum _BenchbookCell {
         }
     }
 
+    /// Runs async work to completion on the calling thread (the cell's thread), through a
+    /// ``CellExecutor`` preferred by the task, not on the global concurrent pool.
     private static func blocking<T>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
         let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-            done.signal()
+        let executor = CellExecutor()
+        Task(executorPreference: executor) {
+            let result: Result<T, Error>
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            executor.finish { box.result = result }
         }
-        done.wait()
+        executor.run()
         return box.result!
     }
 }

@@ -1,12 +1,15 @@
 #define _GNU_SOURCE
 #include "CSystemSupport.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -91,4 +94,63 @@ void bb_write_message(int fd, const char *message) {
         if (count <= 0) return;
         written += (size_t)count;
     }
+}
+
+int bb_seqpacket_pair(int fds[2]) { return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds); }
+
+long bb_send_with_fds(int socket, const void *bytes, unsigned long length, const int *fds, int count) {
+    struct iovec part = {(void *)bytes, length};
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    char control[CMSG_SPACE(sizeof(int) * 16)];
+    if (count > 16) count = 16;
+    if (count > 0) {
+        memset(control, 0, sizeof control);
+        message.msg_control = control;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)count);
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)count);
+        memcpy(CMSG_DATA(header), fds, sizeof(int) * (size_t)count);
+    }
+    ssize_t sent;
+    do { sent = sendmsg(socket, &message, MSG_NOSIGNAL); } while (sent < 0 && errno == EINTR);
+    return (long)sent;
+}
+
+long bb_receive_with_fds(int socket, void *bytes, unsigned long capacity, int *fds, int max_fds, int *fd_count) {
+    struct iovec part = {bytes, capacity};
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    char control[CMSG_SPACE(sizeof(int) * 16)];
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    ssize_t received;
+    do { received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC); } while (received < 0 && errno == EINTR);
+    *fd_count = 0;
+    if (received < 0) return -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        int count = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        int *received_fds = (int *)CMSG_DATA(header);
+        for (int index = 0; index < count; ++index) {
+            if (*fd_count < max_fds) fds[(*fd_count)++] = received_fds[index];
+            else close(received_fds[index]);
+        }
+    }
+    return (long)received;
+}
+
+int bb_become_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
+int bb_peek_exited_child(void) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return -1;
+    return info.si_pid;
 }

@@ -28,6 +28,8 @@ public final class CellEngine: @unchecked Sendable {
     private let libraries = CellLibraries()
     private let background: BackgroundOutput
     private var cellCounter = 0
+    /// The label of each execution, for messages about snapshots.
+    private var labels: [Int: String] = [:]
 
     /// Creates an engine; nothing is started until ``prepare()`` or the first cell.
     public init(configuration: EngineConfiguration) {
@@ -40,7 +42,7 @@ public final class CellEngine: @unchecked Sendable {
         supervisor = HostSupervisor(
             launch: .init(executable: configuration.hostExecutable.path, library: configuration.library.path),
             gracePeriod: Self.interruptGracePeriod,
-            librariesToReload: { libraries.paths },
+            librariesToReload: { libraries.paths(after: $0) },
             background: { background.deliver($0) })
     }
 
@@ -90,6 +92,7 @@ public final class CellEngine: @unchecked Sendable {
         reportHostLosses(to: output)
         cellCounter += 1
         let id = CellID(cellCounter)
+        labels[id.rawValue] = label
         let cancellation = CellCancellation()
         let sink = supervisor.beginCompile(id, stamp: stamp, cancellation: cancellation)
         let prepared = prepare(code, label: label, id: id, cancellation: cancellation)
@@ -101,13 +104,14 @@ public final class CellEngine: @unchecked Sendable {
         }
         supervisor.endCompile(id, run: .run(cell: id.rawValue, library: cell.library.path, symbol: cell.entrySymbol))
         let started = DispatchTime.now()
-        let reader = CellRunReader(sink: sink, output: output) { [supervisor] answer in
+        let reader = CellRunReader(sink: sink, output: output, answerInput: { [supervisor] answer in
             supervisor.sendInputReply(id, answer)
-        }
+        }, symbolizer: configuration.toolsDirectory.appendingPathComponent("llvm-symbolizer"),
+           cellDirectory: configuration.workDirectory)
         let outcome = reader.read()
         Trace.step("load and run", since: started)
         for note in supervisor.takeNotes() { output.stream(name: "stderr", text: note + "\n") }
-        return finish(cell, outcome: outcome, label: label)
+        return finish(cell, id: id, outcome: outcome, label: label)
     }
 
     // MARK: Steps
@@ -137,8 +141,9 @@ public final class CellEngine: @unchecked Sendable {
         if let parsed = CellMagic.parse(code) {
             switch parsed.magic {
             case .success(let found): magic = found
-            case .failure(let unknown):
-                return .failure(.error(CellError(name: "UnknownMagic", value: "\(unknown.name) is not a Benchbook magic; the magics are \(CellMagic.names.joined(separator: ", ")).")))
+            case .failure(let problem):
+                let name = if case .unknown = problem { "UnknownMagic" } else { "MagicError" }
+                return .failure(.error(CellError(name: name, value: problem.description)))
             }
             body = parsed.body
         }
@@ -186,19 +191,28 @@ public final class CellEngine: @unchecked Sendable {
     }
 
     /// Records what a run left behind and says how it went.
-    private func finish(_ cell: CompiledCell, outcome: CellRunOutcome, label: String) -> CellError? {
+    private func finish(_ cell: CompiledCell, id: CellID, outcome: CellRunOutcome, label: String) -> CellError? {
         switch outcome {
         case .completed(let bound, let thrown):
-            remember(cell, bound: bound)
+            remember(cell, id: id, bound: bound)
             return thrown.map { CellErrorReport.thrown(name: $0.typeName, value: $0.description) }
         case .couldNotRun(let message):
             return CellError(name: "LoadError", value: message)
-        case .crashed(let message, let status):
-            remember(cell, bound: 0)
-            return CellErrorReport.crash(message: message, status: status, label: label, lost: symbols.markVariablesLost())
+        case .crashed(let message, let location, let status):
+            remember(cell, id: id, bound: 0)
+            return CellErrorReport.crash(message: message, location: location, status: status, label: label,
+                                         lost: symbols.markVariablesLost())
         case .killedAfterInterrupt:
-            remember(cell, bound: 0)
+            remember(cell, id: id, bound: 0)
             return CellErrorReport.interruptKilled(lost: symbols.markVariablesLost())
+        case .restored(let message, let location, let status, let afterInterrupt, let afterCell):
+            // The host is the copy taken before this cell ran: nothing of it is kept.
+            let restoration = CellErrorReport.Restoration(
+                afterLabel: labels[afterCell], seconds: supervisor.takeRestoreSeconds(for: id) ?? 0,
+                lost: symbols.markVariablesLost(after: afterCell))
+            return afterInterrupt
+                ? CellErrorReport.interruptKilled(label: label, restored: restoration)
+                : CellErrorReport.crash(message: message, location: location, status: status, label: label, restored: restoration)
         case .interruptedBeforeRun:
             return CellErrorReport.interruptedWhileCompiling()
         case .hostUnavailable(let reason):
@@ -207,28 +221,39 @@ public final class CellEngine: @unchecked Sendable {
     }
 
     /// Records a cell that ran: its names for later cells, its library for a new host.
-    private func remember(_ cell: CompiledCell, bound: Int) {
-        symbols.record(cell.analysis, module: cell.module, cellLabel: cell.label, boundCount: bound)
-        libraries.append(cell.library.path)
+    private func remember(_ cell: CompiledCell, id: CellID, bound: Int) {
+        symbols.record(cell.analysis, module: cell.module, cellLabel: cell.label, execution: id.rawValue, boundCount: bound)
+        libraries.append(cell.library.path, execution: id.rawValue)
     }
 
     /// Tells the user about hosts that died between cells (their values are gone).
     private func reportHostLosses(to output: CellOutput) {
-        let losses = supervisor.takeHostLosses()
-        guard let last = losses.last else { return }
-        let lost = symbols.markVariablesLost()
-        output.stream(name: "stderr", text: CellErrorReport.hostLostBetweenCells(status: last, lost: lost) + "\n")
+        for loss in supervisor.takeHostLosses() {
+            let text: String
+            if let restored = loss.restored {
+                let restoration = CellErrorReport.Restoration(
+                    afterLabel: labels[restored.afterCell], seconds: restored.seconds,
+                    lost: symbols.markVariablesLost(after: restored.afterCell))
+                text = CellErrorReport.hostRestoredBetweenCells(status: loss.status, restored: restoration)
+            } else {
+                text = CellErrorReport.hostLostBetweenCells(status: loss.status, lost: symbols.markVariablesLost())
+            }
+            output.stream(name: "stderr", text: text + "\n")
+        }
     }
 }
 
 /// The libraries of cells that ran, in order, for a replacement host to load.
 /// Appended on the shell thread, read on a host reader thread.
 final class CellLibraries: Sendable {
-    private let list = Mutex<[String]>([])
+    private let list = Mutex<[(path: String, execution: Int)]>([])
 
-    var paths: [String] { list.withLock { $0 } }
+    /// The libraries of executions after `execution` (0: all), in order.
+    func paths(after execution: Int) -> [String] {
+        list.withLock { $0.filter { $0.execution > execution }.map(\.path) }
+    }
 
-    func append(_ path: String) { list.withLock { $0.append(path) } }
+    func append(_ path: String, execution: Int) { list.withLock { $0.append((path, execution)) } }
 }
 
 /// Routes output that a host writes while none of its cells runs (a thread an earlier cell
@@ -237,6 +262,7 @@ final class BackgroundOutput: @unchecked Sendable {
     private let lock = NSLock()
     private var output: CellOutput?
     private var standardOutput = UTF8Stream(), standardError = UTF8Stream()
+    private var errorFilter = StackTraceFilter()
 
     /// Makes `output` the destination from now on.
     func setOutput(_ output: CellOutput) {
@@ -252,7 +278,7 @@ final class BackgroundOutput: @unchecked Sendable {
                 let text = standardOutput.append(bytes)
                 if !text.isEmpty { output.stream(name: "stdout", text: text) }
             case .standardError(let bytes):
-                let text = NameScrubber.userFacing(standardError.append(bytes))
+                let text = errorFilter.append(standardError.append(bytes)) + errorFilter.takeHeldBack()
                 if !text.isEmpty { output.stream(name: "stderr", text: text) }
             case .event(.display(let display)):
                 output.display(data: display.data, metadata: display.metadata, displayID: display.displayID,

@@ -27,11 +27,60 @@ enum CellErrorReport {
     /// A cell whose host died while it ran: the runtime's message when there is one,
     /// otherwise what the exit status says (a signal's meaning, or that the cell called
     /// `exit`).
-    static func crash(message: String?, status: ExitStatus, label: String, lost: [(name: String, cell: String)]) -> CellError {
-        let value = "\(label) stopped the cell host: \(message ?? explanation(of: status))"
+    static func crash(message: String?, location: String?, status: ExitStatus, label: String, lost: [SymbolTable.LostVariable]) -> CellError {
+        let value = crashValue(message: message, location: location, status: status, label: label)
         return CellError(name: "Crash", value: value,
                          traceback: ["Crash: \(value)", "The cell host ended with \(status); a new one was started and earlier declarations were reloaded."]
                             + lostLines(lost))
+    }
+
+    /// How a snapshot of the host replaced one that died.
+    struct Restoration {
+        /// The label of the cell whose state the snapshot holds; nil for a snapshot taken
+        /// before any cell ran.
+        var afterLabel: String?
+        /// From the host's end to the snapshot answering as the host.
+        var seconds: Double
+        /// Variables made after the snapshot (usually none).
+        var lost: [SymbolTable.LostVariable]
+
+        /// One line saying what was brought back.
+        func summary(keeping: String) -> String {
+            let point = afterLabel.map { "the snapshot taken after \($0)" } ?? "the snapshot taken before any cell ran"
+            let time = seconds < 1 ? "\(max(1, Int((seconds * 1000).rounded()))) ms" : String(format: "%.1f s", seconds)
+            return "The kernel restored the cell host from \(point) in \(time): \(keeping)"
+        }
+
+        var lines: [String] { lost.isEmpty ? [] : CellErrorReport.lostLines(lost) }
+    }
+
+    /// A cell whose host died while it ran, replaced by the snapshot taken before the cell.
+    static func crash(message: String?, location: String?, status: ExitStatus, label: String, restored: Restoration) -> CellError {
+        let value = crashValue(message: message, location: location, status: status, label: label)
+        let kept = restored.lost.isEmpty ? "every variable of earlier cells is there; nothing \(label) did was kept." : "earlier variables are there except those below; nothing \(label) did was kept."
+        return CellError(name: "Crash", value: value,
+                         traceback: ["Crash: \(value)", restored.summary(keeping: kept)] + restored.lines)
+    }
+
+    /// A cell that did not stop after an interrupt, replaced by the snapshot taken before it.
+    static func interruptKilled(label: String, restored: Restoration) -> CellError {
+        let value = "\(label) did not stop within \(Int(CellEngine.interruptGracePeriod)) s of the interrupt, so its cell host was stopped."
+        let kept = restored.lost.isEmpty ? "every variable of earlier cells is there; nothing \(label) did was kept." : "earlier variables are there except those below; nothing \(label) did was kept."
+        return CellError(name: "Interrupted", value: value,
+                         traceback: ["Interrupted: \(value)", restored.summary(keeping: kept)] + restored.lines)
+    }
+
+    /// A host that died while no cell ran, replaced by its newest snapshot.
+    static func hostRestoredBetweenCells(status: ExitStatus, restored: Restoration) -> String {
+        let kept = restored.lost.isEmpty ? "no variable was lost." : "earlier variables are there except those below."
+        return (["The cell host stopped between cells (\(status): \(explanation(of: status))).", restored.summary(keeping: kept)]
+            + restored.lines).joined(separator: "\n")
+    }
+
+    /// `In[7], line 3: Fatal error: Index out of range` (the line when the crash was in or
+    /// under cell code), or what the exit status says.
+    private static func crashValue(message: String?, location: String?, status: ExitStatus, label: String) -> String {
+        "\(location ?? label): \(message ?? explanation(of: status))"
     }
 
     /// What an exit status means for someone who wrote the cell.
@@ -53,7 +102,7 @@ enum CellErrorReport {
     }
 
     /// A host that died while no cell ran: the values it held are gone.
-    static func hostLostBetweenCells(status: ExitStatus, lost: [(name: String, cell: String)]) -> String {
+    static func hostLostBetweenCells(status: ExitStatus, lost: [SymbolTable.LostVariable]) -> String {
         (["The cell host stopped between cells (\(status): \(explanation(of: status))); a new one was started."]
             + lostLines(lost)).joined(separator: "\n")
     }
@@ -80,23 +129,31 @@ enum CellErrorReport {
         }
     }
 
-    static func interruptKilled(lost: [(name: String, cell: String)]) -> CellError {
+    static func interruptKilled(lost: [SymbolTable.LostVariable]) -> CellError {
         let value = "The cell did not stop within \(Int(CellEngine.interruptGracePeriod)) s of the interrupt, so the cell host was restarted."
         return CellError(name: "Interrupted", value: value, traceback: ["Interrupted: \(value)"] + lostLines(lost))
     }
 
     static func lostVariables(_ lost: [(name: String, definition: SymbolTable.Definition)]) -> CellError {
         let names = lost.map { "'\($0.name)' (\($0.definition.cellLabel))" }.joined(separator: ", ")
-        let cells = Array(Set(lost.map(\.definition.cellLabel))).sorted().joined(separator: ", ")
+        let cells = inExecutionOrder(lost.map { ($0.definition.cellLabel, $0.definition.execution) })
         let value = "This cell uses \(names), lost when the cell host restarted. Re-run \(cells) to recreate \(lost.count == 1 ? "it" : "them"), then run this cell again."
         return CellError(name: "LostVariable", value: value)
     }
 
-    private static func lostLines(_ lost: [(name: String, cell: String)]) -> [String] {
+    fileprivate static func lostLines(_ lost: [SymbolTable.LostVariable]) -> [String] {
         guard !lost.isEmpty else { return ["No variables were lost."] }
         let names = lost.map { "\($0.name) (\($0.cell))" }.joined(separator: ", ")
-        let cells = Array(Set(lost.map(\.cell))).sorted().joined(separator: ", ")
-        return ["Variables lost: \(names).", "Re-run \(cells) to recreate them."]
+        let cells = inExecutionOrder(lost.map { ($0.cell, $0.execution) })
+        return ["Variables lost: \(names).", "Re-run \(cells), in that order (the order they ran in), to recreate them."]
+    }
+
+    /// Cell labels once each, in the order the cells ran.
+    private static func inExecutionOrder(_ cells: [(label: String, execution: Int)]) -> String {
+        var seen = Set<String>()
+        return cells.sorted { $0.execution < $1.execution }
+            .filter { seen.insert($0.label).inserted }
+            .map(\.label).joined(separator: ", ")
     }
 
     private static func located(name: String, _ diagnostics: [CellDiagnostic], code: String, label: String) -> CellError {

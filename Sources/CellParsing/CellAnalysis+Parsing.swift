@@ -13,15 +13,8 @@ extension CellAnalysis {
     ///   - bindingsAreLocal: keep `let`/`var` as statements of the cell's body instead of
     ///     notebook variables (for a body that a timing magic runs many times).
     public init(parsing source: String, bindingsAreLocal: Bool = false) {
-        let tree = Parser.parse(source: source)
-        let converter = SourceLocationConverter(fileName: "cell", tree: tree)
-        var classifier = Classifier(converter: converter, bindingsAreLocal: bindingsAreLocal)
-        let statements = Array(tree.statements)
-        for (index, item) in statements.enumerated() {
-            classifier.classify(item.item, isLast: index == statements.count - 1)
-        }
-        let collector = NameCollector(viewMode: .sourceAccurate)
-        collector.walk(tree)
+        var tree = Parser.parse(source: source)
+        var converter = SourceLocationConverter(fileName: "cell", tree: tree)
         let problems = ParseDiagnosticsGenerator.diagnostics(for: tree)
             .filter { $0.diagMessage.severity == .error }
             .map { diagnostic in
@@ -29,8 +22,22 @@ extension CellAnalysis {
                 return SyntaxProblem(message: diagnostic.message,
                                      position: SourcePosition(line: location.line, column: location.column))
             }
+        // Names come from the text as written; the code to compile has the loop checks.
+        let collector = NameCollector(viewMode: .sourceAccurate)
+        collector.walk(tree)
+        let checks = LoopChecks(tree: tree, converter: converter)
+        if problems.isEmpty, !checks.edits.isEmpty {
+            tree = Parser.parse(source: checks.apply(to: source))
+            converter = SourceLocationConverter(fileName: "cell", tree: tree)
+        }
+        var classifier = Classifier(converter: converter, bindingsAreLocal: bindingsAreLocal)
+        let statements = Array(tree.statements)
+        for (index, item) in statements.enumerated() {
+            classifier.classify(item.item, isLast: index == statements.count - 1)
+        }
         self.init(items: classifier.items, identifiers: collector.identifiers, references: collector.references,
-                  hasTopLevelAwait: classifier.hasTopLevelAwait, syntaxProblems: problems)
+                  hasTopLevelAwait: classifier.hasTopLevelAwait, syntaxProblems: problems,
+                  loopCheckInsertions: problems.isEmpty ? checks.insertions : [])
     }
 }
 

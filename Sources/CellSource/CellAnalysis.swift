@@ -27,10 +27,13 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
     public var hasTopLevelAwait: Bool
     /// Syntax errors; when not empty, the cell is not compiled.
     public var syntaxProblems: [SyntaxProblem]
+    /// The interrupt checks inserted at the top of loop bodies (the items' text has them).
+    public var loopCheckInsertions: [Insertion]
 
     /// Creates an analysis from its parts.
     public init(items: [CellItem], identifiers: Set<String>, references: Set<String>, hasTopLevelAwait: Bool,
-                syntaxProblems: [SyntaxProblem]) {
+                syntaxProblems: [SyntaxProblem], loopCheckInsertions: [Insertion] = []) {
+        self.loopCheckInsertions = loopCheckInsertions
         self.items = items
         self.identifiers = identifiers
         self.references = references
@@ -41,7 +44,7 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
 
     /// Text the engine inserted into the cell's code, to map diagnostic columns back.
     public var insertions: [Insertion] {
-        items.flatMap { item -> [Insertion] in
+        loopCheckInsertions + items.flatMap { item -> [Insertion] in
             if case .moduleWideDeclaration(let snippet, _) = item { return snippet.insertions }
             return []
         }

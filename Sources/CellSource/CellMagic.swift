@@ -18,32 +18,67 @@ public enum CellMagic: Equatable, Sendable {
     public static let names = ["%time", "%timeit", "%benchmark <name>"]
 
     /// Splits a magic line off a cell.
+    ///
+    /// `%time expr` and `%timeit expr` (IPython's one-line form) time the expression on
+    /// the magic's own line, which must then be the cell's only code; on a line of its
+    /// own, a timing magic times the rest of the cell.
     /// - Parameter code: the cell's text.
-    /// - Returns: nil when the cell has no magic; otherwise the magic (or the unknown
-    ///   magic's name) and the body with the magic line blanked, so line numbers still
+    /// - Returns: nil when the cell has no magic; otherwise the magic (or why it cannot be
+    ///   used) and the body with the magic's name blanked, so lines and columns still
     ///   match the cell.
-    public static func parse(_ code: String) -> (magic: Result<CellMagic, UnknownMagic>, body: String)? {
+    public static func parse(_ code: String) -> (magic: Result<CellMagic, MagicProblem>, body: String)? {
         var lines = code.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let index = lines.firstIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }),
               lines[index].trimmingCharacters(in: .whitespaces).hasPrefix("%") else { return nil }
-        let line = lines[index].trimmingCharacters(in: .whitespaces)
-        lines[index] = ""
-        let body = lines.joined(separator: "\n")
-        var words = line.split(separator: " ", maxSplits: 1).map(String.init)
-        let name = words.removeFirst().replacing(/^%%/, with: "%")
-        let argument = words.first?.trimmingCharacters(in: .whitespaces) ?? ""
+        let line = lines[index]
+        let indent = line.prefix { $0 == " " || $0 == "\t" }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let nameEnd = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) ?? trimmed.endIndex
+        let written = String(trimmed[..<nameEnd])
+        let name = written.replacing(/^%%/, with: "%")
+        let argument = trimmed[nameEnd...].trimmingCharacters(in: .whitespaces)
+        let rest = lines[(index + 1)...].contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         switch name {
-        case "%time": return (.success(.time), body)
-        case "%timeit": return (.success(.timeit), body)
+        case "%time", "%timeit":
+            let magic: CellMagic = name == "%time" ? .time : .timeit
+            if argument.isEmpty {
+                lines[index] = ""
+                guard rest else { return (.failure(.nothingToTime(written)), code) }
+                return (.success(magic), lines.joined(separator: "\n"))
+            }
+            guard !rest else { return (.failure(.oneLineWithMore(written)), code) }
+            // The expression stays at its column: the magic's name becomes spaces.
+            lines[index] = String(repeating: " ", count: indent.count + written.count)
+                + String(trimmed[nameEnd...])
+            return (.success(magic), lines.joined(separator: "\n"))
         case "%benchmark":
+            lines[index] = ""
             let title = argument.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-            return (.success(.benchmark(name: title.isEmpty ? "cell" : title)), body)
-        default: return (.failure(UnknownMagic(name: name)), body)
+            return (.success(.benchmark(name: title.isEmpty ? "cell" : title)), lines.joined(separator: "\n"))
+        default:
+            lines[index] = ""
+            return (.failure(.unknown(name)), lines.joined(separator: "\n"))
         }
     }
 }
 
-/// A `%` line that is not one of Benchbook's magics.
-public struct UnknownMagic: Error, Equatable, Sendable {
-    public var name: String
+/// Why a `%` line cannot run.
+public enum MagicProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Not one of Benchbook's magics.
+    case unknown(String)
+    /// A timing magic with nothing after it and no code below.
+    case nothingToTime(String)
+    /// `%time expr` with more code below it.
+    case oneLineWithMore(String)
+
+    public var description: String {
+        switch self {
+        case .unknown(let name):
+            return "\(name) is not a Benchbook magic; the magics are \(CellMagic.names.joined(separator: ", "))."
+        case .nothingToTime(let name):
+            return "\(name) needs something to time: write `\(name) expression` on one line, or put \(name) on the first line of a cell with the code to time below it."
+        case .oneLineWithMore(let name):
+            return "`\(name) expression` times that one line, so it must be the cell's only code. To time the whole cell, put \(name) alone on the first line; otherwise move the other code to its own cell."
+        }
+    }
 }

@@ -32,6 +32,13 @@ public enum RuntimeNames {
     public static let benchmarkType = "Benchmark"
     public static let recordCall = "runAndRecord"
 
+    /// The interrupt check put at the top of each loop body where an error can propagate
+    /// (`_BenchbookCell.checkInterrupt()`, which throws `InterruptedError`).
+    public static let throwingInterruptCheck = "try _BenchbookCell.checkInterrupt(); "
+    /// The interrupt check put at the top of each loop body that cannot throw
+    /// (`_BenchbookCell.stopIfInterrupted()`, which traps).
+    public static let trappingInterruptCheck = "_BenchbookCell.stopIfInterrupted(); "
+
     /// The module name of cell number `number`.
     public static func module(_ number: Int) -> String { "\(modulePrefix)\(number)" }
 

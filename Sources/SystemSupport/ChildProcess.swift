@@ -47,6 +47,11 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// The process id.
     public let pid: Int32
+    /// Every child a ``ChildProcess`` will reap, for ``Subreaper``.
+    private static let owned = Mutex<Set<Int32>>([])
+
+    /// The pids of children that ``ChildProcess`` objects own and have not reaped.
+    static var ownedProcesses: Set<Int32> { owned.withLock { $0 } }
     /// Readable once the process has exited (a pidfd), for `poll`.
     public let exitNotification: FileDescriptor
     private let inGroup: Bool
@@ -111,6 +116,7 @@ public final class ChildProcess: @unchecked Sendable {
         guard result == 0 else { throw SystemError("posix_spawn \(configuration.executable)", code: result) }
 
         pid = child
+        Self.owned.withLock { _ = $0.insert(child) }
         inGroup = configuration.newProcessGroup
         let pidfd = bb_pidfd_open(child)
         exitNotification = FileDescriptor(rawValue: pidfd)
@@ -131,14 +137,19 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Takes charge of a child this process already started some other way (a `fork` in
-    /// C code): it is signalled and reaped through this object from now on.
-    /// - Parameter pid: the child's process id.
-    /// - Throws: ``SystemError`` when it is not a child of this process.
-    public init(adopting pid: Int32) throws(SystemError) {
+    /// C code), or adopted as the subreaper: it is signalled and reaped through this object
+    /// from now on.
+    /// - Parameters:
+    ///   - pid: the child's process id.
+    ///   - leadsGroup: true when the child made itself the leader of a process group
+    ///     (``signalGroup(_:)`` then reaches that group).
+    /// - Throws: ``SystemError`` when there is no such process.
+    public init(adopting pid: Int32, leadsGroup: Bool = false) throws(SystemError) {
         let pidfd = bb_pidfd_open(pid)
         guard pidfd >= 0 else { throw SystemError("pidfd_open \(pid)") }
         self.pid = pid
-        inGroup = false
+        Self.owned.withLock { _ = $0.insert(pid) }
+        inGroup = leadsGroup
         exitNotification = FileDescriptor(rawValue: pidfd)
         exitNotification.setCloseOnExec()
     }
@@ -195,6 +206,7 @@ public final class ChildProcess: @unchecked Sendable {
         if let known = reaped.withLock({ $0 }) { return known }
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        Self.owned.withLock { _ = $0.remove(pid) }
         let decoded = ExitStatus(waitStatus: status)
         reaped.withLock { $0 = decoded }
         return decoded
@@ -211,6 +223,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// Blocks until `pid` exits and reaps it.
     private static func reap(_ pid: Int32) -> ExitStatus {
         var status: Int32 = 0
+        defer { owned.withLock { _ = $0.remove(pid) } }
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return .exited(code: -1) }
         }

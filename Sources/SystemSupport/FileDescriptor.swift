@@ -27,8 +27,16 @@ public struct FileDescriptor: Hashable, Sendable {
     /// Opens `/dev/null` for reading and writing (closes on `exec`).
     /// - Throws: ``SystemError``.
     public static func openNull() throws(SystemError) -> FileDescriptor {
-        let fd = open("/dev/null", O_RDWR | O_CLOEXEC)
+        let fd = Glibc.open("/dev/null", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open /dev/null") }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// Opens a file for reading (closes on `exec`).
+    /// - Throws: ``SystemError``.
+    public static func open(_ path: String) throws(SystemError) -> FileDescriptor {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open \(path)") }
         return FileDescriptor(rawValue: fd)
     }
 

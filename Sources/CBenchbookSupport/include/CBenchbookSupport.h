@@ -15,4 +15,7 @@ void bb_clear_interrupt(void);
 /// Peak resident set size of this process in bytes (getrusage ru_maxrss).
 long long bb_peak_resident_bytes(void);
 
+#include "CellThread.h"
+#include "Snapshot.h"
+
 #endif

@@ -43,6 +43,27 @@ int bb_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int lowest);
 /// Returns -1 when the fork fails.
 int bb_fork_check(unsigned long long extra_bytes, int *message_fd);
 
+/// socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC): messages keep their boundaries.
+/// Returns 0, or -1 with errno set.
+int bb_seqpacket_pair(int fds[2]);
+
+/// Sends one message of `length` bytes with `count` descriptors attached (SCM_RIGHTS).
+/// Returns the bytes sent, or -1 with errno set.
+long bb_send_with_fds(int socket, const void *bytes, unsigned long length, const int *fds, int count);
+
+/// Receives one message into `bytes` (at most `capacity`) and up to `max_fds` attached
+/// descriptors into `fds` (close-on-exec), their number in `*fd_count`. Returns the bytes
+/// received (0 when the peer closed), or -1 with errno set.
+long bb_receive_with_fds(int socket, void *bytes, unsigned long capacity, int *fds, int max_fds, int *fd_count);
+
+/// Makes this process the reaper of orphaned descendants (PR_SET_CHILD_SUBREAPER).
+/// Returns 0, or -1 with errno set.
+int bb_become_child_subreaper(void);
+
+/// The pid of an exited child without reaping it (waitid WNOWAIT), 0 when none, -1 when
+/// there are no children.
+int bb_peek_exited_child(void);
+
 /// The resource numbers, for Swift.
 int bb_limit_address_space(void);
 int bb_limit_cpu_seconds(void);

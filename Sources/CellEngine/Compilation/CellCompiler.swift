@@ -77,7 +77,7 @@ final class CellCompiler: @unchecked Sendable {
         let frontend = [
             "-frontend", "-c", file(".swift").path, "-target", Self.targetTriple,
             "-module-name", module, "-parse-as-library", "-enable-testing",
-            "-swift-version", "5", "-Onone", "-suppress-warnings", "-diagnostic-style", "llvm",
+            "-swift-version", "5", "-Onone", "-gline-tables-only", "-suppress-warnings", "-diagnostic-style", "llvm",
             "-I", lib.appendingPathComponent("Modules").path, "-I", work.path,
             "-emit-module-path", file(".swiftmodule").path, "-o", file(".o").path,
         ] + moduleMapFlags

@@ -11,6 +11,8 @@ public struct SymbolTable: Sendable {
         public var module: String
         /// The prompt label of the cell, for example `In[7]`, for messages.
         public var cellLabel: String
+        /// The execution that made it (the order cells ran in).
+        public var execution: Int
         public var kind: DeclarationKind
         /// True when the value lived in a cell host that has since been restarted.
         public var isLost = false
@@ -40,14 +42,15 @@ public struct SymbolTable: Sendable {
     ///   - analysis: the cell's analysis.
     ///   - module: its module name.
     ///   - cellLabel: its prompt label.
+    ///   - execution: its execution number (the order cells ran in).
     ///   - boundCount: how many of its bound names were initialised before it finished.
-    mutating func record(_ analysis: CellAnalysis, module: String, cellLabel: String, boundCount: Int) {
+    mutating func record(_ analysis: CellAnalysis, module: String, cellLabel: String, execution: Int, boundCount: Int) {
         modules.append(module)
         var bindingsLeft = boundCount
         for item in analysis.items {
             switch item {
             case .declaration(_, let names, let kind?):
-                for name in names { definitions[name] = Definition(module: module, cellLabel: cellLabel, kind: kind) }
+                for name in names { definitions[name] = Definition(module: module, cellLabel: cellLabel, execution: execution, kind: kind) }
                 if [.struct, .class, .enum, .protocol].contains(kind), typeModules.last != module {
                     typeModules.append(module)
                 }
@@ -57,7 +60,7 @@ public struct SymbolTable: Sendable {
             case .plainBinding, .evaluatedBinding:
                 for name in item.definedNames where bindingsLeft > 0 {
                     bindingsLeft -= 1
-                    definitions[name] = Definition(module: module, cellLabel: cellLabel, kind: .var)
+                    definitions[name] = Definition(module: module, cellLabel: cellLabel, execution: execution, kind: .var)
                 }
             case .import(let text):
                 if !imports.contains(text) { imports.append(text) }
@@ -67,16 +70,28 @@ public struct SymbolTable: Sendable {
         }
     }
 
-    /// Marks every variable as lost (the host that held the values is gone).
-    /// - Returns: the lost names with the cells that defined them.
+    /// Marks variables as lost (the host that held the values is gone).
+    /// - Parameter execution: variables made by this execution or earlier are kept (a
+    ///   snapshot taken after it holds them); 0 marks every variable.
+    /// - Returns: the lost names with the cells that defined them, in the order the cells
+    ///   ran (re-running them in that order rebuilds them).
     @discardableResult
-    mutating func markVariablesLost() -> [(name: String, cell: String)] {
-        var lost: [(String, String)] = []
-        for (name, definition) in definitions where definition.kind == .var && !definition.isLost {
+    mutating func markVariablesLost(after execution: Int = 0) -> [LostVariable] {
+        var lost: [LostVariable] = []
+        for (name, definition) in definitions
+        where definition.kind == .var && !definition.isLost && definition.execution > execution {
             definitions[name]?.isLost = true
-            lost.append((name, definition.cellLabel))
+            lost.append(LostVariable(name: name, cell: definition.cellLabel, execution: definition.execution))
         }
-        return lost.sorted { $0.0 < $1.0 }
+        return lost.sorted { ($0.execution, $0.name) < ($1.execution, $1.name) }
+    }
+
+    /// A variable whose value is gone.
+    struct LostVariable: Sendable, Equatable {
+        var name: String
+        /// The label of the cell that made it.
+        var cell: String
+        var execution: Int
     }
 
     /// The lost variables a cell refers to without defining them itself.

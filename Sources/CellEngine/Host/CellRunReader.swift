@@ -1,3 +1,4 @@
+import Foundation
 import JSONCore
 import SystemSupport
 import HostProtocol
@@ -8,10 +9,15 @@ enum CellRunOutcome: Sendable, Equatable {
     case completed(bound: Int, thrown: HostEvent.ThrownError?)
     /// The library or its entry point could not be loaded.
     case couldNotRun(String)
-    /// The host died while the cell ran; `message` is the runtime's last words.
-    case crashed(message: String?, status: ExitStatus)
+    /// The host died while the cell ran; `message` is the runtime's last words, `location`
+    /// the innermost line of cell code (`In[7], line 3`) when the crash was in or under it.
+    case crashed(message: String?, location: String?, status: ExitStatus)
     /// The cell did not stop within the grace period after an interrupt; its host was killed.
     case killedAfterInterrupt
+    /// The host died while the cell ran (`message` and `status` as for ``crashed``, or
+    /// killed after an interrupt), and the snapshot taken after execution `afterCell` is
+    /// the host now.
+    case restored(message: String?, location: String?, status: ExitStatus, afterInterrupt: Bool, afterCell: Int)
     /// Interrupted before it started to run: nothing ran.
     case interruptedBeforeRun
     /// No host could run it.
@@ -26,17 +32,18 @@ struct CellRunReader {
     let output: CellOutput
     /// Sends the answer to an input request to the host.
     let answerInput: (InputReply) -> Void
+    /// `llvm-symbolizer`, and the directory of cell libraries, to place a crash.
+    let symbolizer: URL
+    let cellDirectory: URL
 
     func read() -> CellRunOutcome {
         var standardOutput = UTF8Stream(), standardError = UTF8Stream()
         var traceFilter = StackTraceFilter()
-        var errorTail = ""
         var bound = 0
         var thrown: HostEvent.ThrownError?
         func showError(_ text: String) {
             guard !text.isEmpty else { return }
             output.stream(name: "stderr", text: text)
-            errorTail = String((errorTail + text).suffix(4000))
         }
         while true {
             switch sink.next() {
@@ -67,29 +74,28 @@ struct CellRunReader {
                 }
             case .output(.protocolError(let message)):
                 showError(message + "\n")
-            case .output(.exited):
+            case .output(.exited), .output(.snapshot):
                 break
             case .end(let end):
                 showError(traceFilter.flush())
+                let crash = traceFilter.crash
+                func location() -> String? { crash.cellLocation(symbolizer: symbolizer, cellLibraries: cellDirectory) }
                 switch end {
-                case .returned(.returned): return .completed(bound: bound, thrown: thrown)
+                case .returned(.returned):
+                    showError(traceFilter.heldBack())
+                    return .completed(bound: bound, thrown: thrown)
                 case .returned(.couldNotRun(let message)): return .couldNotRun(message)
+                case .hostRestored(let status, let afterInterrupt, let afterCell):
+                    return .restored(message: crash.runtimeMessage.map(NameScrubber.userFacing), location: location(),
+                                     status: status, afterInterrupt: afterInterrupt, afterCell: afterCell)
                 case .hostExited(_, afterInterrupt: true): return .killedAfterInterrupt
                 case .hostExited(let status, afterInterrupt: false):
-                    return .crashed(message: Self.runtimeMessage(in: errorTail), status: status)
+                    return .crashed(message: crash.runtimeMessage.map(NameScrubber.userFacing), location: location(), status: status)
                 case .interruptedBeforeRun: return .interruptedBeforeRun
                 case .hostUnavailable(let reason): return .hostUnavailable(reason)
                 }
             }
         }
-    }
-
-    /// The Swift runtime's message from what a crashed host wrote last to standard error
-    /// (`Fatal error: Index out of range`), or nil.
-    static func runtimeMessage(in tail: String) -> String? {
-        let lines = tail.split(separator: "\n").map(String.init)
-        let markers = ["Fatal error", "fatal error", "Precondition failed", "Assertion failed"]
-        return lines.last { line in markers.contains { line.contains($0) } }.map(NameScrubber.userFacing)
     }
 }
 

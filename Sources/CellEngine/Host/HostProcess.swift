@@ -8,6 +8,8 @@ enum HostOutput: Sendable {
     case standardOutput([UInt8])
     case standardError([UInt8])
     case event(HostEvent)
+    /// The host left a frozen copy of itself after a cell.
+    case snapshot(HostSnapshot)
     /// The event stream could not be read; the host has been killed.
     case protocolError(String)
     /// The process ended; always the last output.
@@ -31,38 +33,93 @@ final class HostProcess: Sendable {
     private let commands: Mutex<FileDescriptor>
     private let standardInput: FileDescriptor
     private let outputs: (standardOutput: FileDescriptor, standardError: FileDescriptor, events: FileDescriptor)
+    private let snapshots: MessageSocket
+    private let id: HostID
+
+    /// The kernel's ends of a host's six descriptors, and the host's ends (0–5 in the host).
+    private struct Pipes {
+        let command: (read: FileDescriptor, write: FileDescriptor)
+        let events: (read: FileDescriptor, write: FileDescriptor)
+        let output: (read: FileDescriptor, write: FileDescriptor)
+        let error: (read: FileDescriptor, write: FileDescriptor)
+        let input: (read: FileDescriptor, write: FileDescriptor)
+        let snapshots: (kernel: MessageSocket, host: MessageSocket)
+
+        init() throws(SystemError) {
+            command = try FileDescriptor.pipe()
+            events = try FileDescriptor.pipe()
+            output = try FileDescriptor.pipe()
+            error = try FileDescriptor.pipe()
+            input = try FileDescriptor.pipe()
+            snapshots = try MessageSocket.pair()
+        }
+
+        /// The host's ends, in descriptor order 0–5.
+        var hostEnds: [FileDescriptor] {
+            [input.read, output.write, error.write, command.read, events.write, snapshots.host.descriptor]
+        }
+
+        var kernelEnds: [FileDescriptor] {
+            [input.write, output.read, error.read, command.write, events.read, snapshots.kernel.descriptor]
+        }
+    }
 
     /// Starts a host and its reader thread.
     /// - Parameters:
+    ///   - id: the supervisor's name for it (given to its snapshots).
     ///   - executable: `benchbook-cell-host`.
     ///   - library: `libBenchbook.so`, which the host loads before it serves.
     ///   - onOutput: receives every output on the reader thread.
     /// - Throws: ``SystemError`` when the process cannot be started.
-    init(executable: String, library: String, onOutput: @escaping @Sendable (HostOutput) -> Void) throws(SystemError) {
-        let command = try FileDescriptor.pipe(), events = try FileDescriptor.pipe()
-        let out = try FileDescriptor.pipe(), err = try FileDescriptor.pipe(), input = try FileDescriptor.pipe()
+    convenience init(_ id: HostID, executable: String, library: String,
+                     onOutput: @escaping @Sendable (HostOutput) -> Void) throws(SystemError) {
+        let pipes = try Pipes()
         var environment = ProcessInfo.processInfo.environment
         environment[HostChannel.commandVariable] = String(HostChannel.commandDescriptor)
         environment[HostChannel.eventVariable] = String(HostChannel.eventDescriptor)
         // The runtime's backtracer prints frames of generated code; the kernel reports traps itself.
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        var descriptors: [Int32: FileDescriptor] = [:]
+        for (number, fd) in pipes.hostEnds.enumerated() { descriptors[Int32(number)] = fd }
         let configuration = ChildProcess.Configuration(
             executable: executable, arguments: [library], environment: environment,
-            descriptors: [0: input.read, 1: out.write, 2: err.write,
-                          HostChannel.commandDescriptor: command.read, HostChannel.eventDescriptor: events.write],
-            newProcessGroup: true)
-        let childEnds = [input.read, out.write, err.write, command.read, events.write]
+            descriptors: descriptors, newProcessGroup: true)
+        let process: ChildProcess
         do {
             process = try ChildProcess(configuration)
         } catch {
-            (childEnds + [input.write, out.read, err.read, command.write, events.read]).forEach { $0.close() }
+            (pipes.hostEnds + pipes.kernelEnds).forEach { $0.close() }
             throw error
         }
-        childEnds.forEach { $0.close() }
-        commands = Mutex(command.write)
-        standardInput = input.write
-        outputs = (out.read, err.read, events.read)
-        [out.read, err.read, events.read].forEach { $0.setNonBlocking() }
+        pipes.hostEnds.forEach { $0.close() }
+        self.init(id, process: process, pipes: pipes, onOutput: onOutput)
+    }
+
+    /// Makes a snapshot the host (it has been adopted: its host died) and starts reading it.
+    /// - Throws: ``SystemError`` when the snapshot is gone.
+    convenience init(_ id: HostID, promoting snapshot: HostSnapshot,
+                     onOutput: @escaping @Sendable (HostOutput) -> Void) throws(SystemError) {
+        let pipes = try Pipes()
+        let process: ChildProcess
+        do {
+            try snapshot.promote(pipes.hostEnds)
+            process = try ChildProcess(adopting: snapshot.pid, leadsGroup: true)
+        } catch {
+            (pipes.hostEnds + pipes.kernelEnds).forEach { $0.close() }
+            throw error
+        }
+        pipes.hostEnds.forEach { $0.close() }
+        self.init(id, process: process, pipes: pipes, onOutput: onOutput)
+    }
+
+    private init(_ id: HostID, process: ChildProcess, pipes: Pipes, onOutput: @escaping @Sendable (HostOutput) -> Void) {
+        self.id = id
+        self.process = process
+        commands = Mutex(pipes.command.write)
+        standardInput = pipes.input.write
+        outputs = (pipes.output.read, pipes.error.read, pipes.events.read)
+        snapshots = pipes.snapshots.kernel
+        [outputs.standardOutput, outputs.standardError, outputs.events, snapshots.descriptor].forEach { $0.setNonBlocking() }
         let reader = Thread { [self] in readUntilExit(onOutput) }
         reader.name = "cell host \(process.pid) reader"
         reader.start()
@@ -72,7 +129,7 @@ final class HostProcess: Sendable {
         process.kill()
         commands.withLock { $0.close() }
         standardInput.close()
-        [outputs.standardOutput, outputs.standardError, outputs.events].forEach { $0.close() }
+        [outputs.standardOutput, outputs.standardError, outputs.events, snapshots.descriptor].forEach { $0.close() }
     }
 
     /// Writes a command.
@@ -90,9 +147,13 @@ final class HostProcess: Sendable {
     func kill() { process.signalGroup(SIGKILL) }
 
     private func readUntilExit(_ onOutput: @Sendable (HostOutput) -> Void) {
-        var open = [outputs.standardOutput, outputs.standardError, outputs.events]
+        var open = [outputs.standardOutput, outputs.standardError, outputs.events, snapshots.descriptor]
         var decoder = Framing.Decoder()
         func drain(_ fd: FileDescriptor) {
+            if fd == snapshots.descriptor {
+                if !receiveSnapshots(onOutput) { open.removeAll { $0 == fd } }
+                return
+            }
             while true {
                 let result: FileDescriptor.ReadResult
                 do { result = try fd.read() } catch { result = .endOfFile }
@@ -128,6 +189,17 @@ final class HostProcess: Sendable {
                 process.signalGroup(SIGKILL)
                 onOutput(.exited(process.waitForExit()))
                 return
+            }
+        }
+    }
+
+    /// Delivers the snapshots announced so far; false once the host's end is closed.
+    private func receiveSnapshots(_ onOutput: @Sendable (HostOutput) -> Void) -> Bool {
+        while true {
+            guard (try? FileDescriptor.poll([snapshots.descriptor], timeout: 0))?.isEmpty == false else { return true }
+            guard let message = try? snapshots.receive(capacity: 256) else { return false }
+            if let snapshot = HostSnapshot(announcement: message, from: id) {
+                onOutput(.snapshot(snapshot))
             }
         }
     }

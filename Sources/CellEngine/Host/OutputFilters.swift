@@ -27,10 +27,13 @@ struct UTF8Stream {
 
 /// Removes the Swift runtime's "Current stack trace:" block from a crashing cell's
 /// standard error (its frames name generated code and addresses, never the user's
-/// lines) and the generated module names from runtime messages.
+/// lines) and the generated module names from runtime messages; the host's crash frames
+/// and the runtime's fatal messages go to ``crash`` instead (shown once, in the error).
 struct StackTraceFilter {
     private var partialLine = ""
     private var inTrace = false
+    /// The crash frames and held-back runtime messages seen so far.
+    private(set) var crash = CrashReport()
 
     /// Adds text and returns what should be shown. An unfinished last line is held until
     /// its end arrives or ``flush()`` is called.
@@ -47,7 +50,20 @@ struct StackTraceFilter {
         return keep(partialLine) ? NameScrubber.userFacing(partialLine) : ""
     }
 
+    /// The runtime messages held back, for a run that ended without a crash.
+    func heldBack() -> String {
+        crash.messages.map { NameScrubber.userFacing($0) + "\n" }.joined()
+    }
+
+    /// Lets the filter pass everything but frames: the held-back messages so far, and
+    /// forgets them (for output between cells, where no error shows them).
+    mutating func takeHeldBack() -> String {
+        defer { crash = CrashReport() }
+        return heldBack()
+    }
+
     private mutating func keep(_ line: String) -> Bool {
+        if crash.take(line) { return false }
         if line.hasPrefix("Current stack trace:") {
             inTrace = true
             return false

@@ -26,26 +26,47 @@ final class HostSupervisor: @unchecked Sendable {
 
     private let launch: Launch
     private let gracePeriod: Double
-    private let librariesToReload: @Sendable () -> [String]
+    private let librariesToReload: @Sendable (_ after: Int) -> [String]
     private let background: @Sendable (HostOutput) -> Void
 
     private let lock = NSLock()
     private var state = SupervisorState()
+    private var becameSubreaper = false
     private var hosts: [HostID: HostProcess] = [:]
     private var sinks: [CellID: CellRunSink] = [:]
     private var cancellations: [CellID: CellCancellation] = [:]
     private var runCommands: [CellID: HostCommand] = [:]
-    private var losses: [ExitStatus] = []
+    private var losses: [HostLoss] = []
     private var notes: [String] = []
+    /// The newest snapshot of the current host (``SupervisorState/snapshot``).
+    private var snapshot: HostSnapshot?
+    /// When the promotion in progress started.
+    private var restoreStarted: DispatchTime?
+    /// How long the last promotion took, for the shell thread to report.
+    private var restoreSeconds: [CellID: Double] = [:]
+
+    /// How long a promoted snapshot has to answer its first sync before a fresh host
+    /// replaces it.
+    static let restoreTimeout: Double = 5
+
+    /// A host that died while none of its cells ran.
+    struct HostLoss: Sendable {
+        /// How it ended.
+        var status: ExitStatus
+        /// The execution whose state a snapshot brought back, and how long that took;
+        /// nil when a fresh host replaced it (values are gone).
+        var restored: (afterCell: Int, seconds: Double)?
+    }
 
     /// Creates a supervisor; nothing starts until ``prepare()`` or the first cell.
     /// - Parameters:
     ///   - launch: the host executable and the notebook library.
     ///   - gracePeriod: seconds a cell has to stop after an interrupt before its host is killed.
-    ///   - librariesToReload: the cell libraries a replacement host loads, in order.
+    ///   - librariesToReload: the libraries of cells after an execution (0: all), in order,
+    ///     for a replacement host or a promoted snapshot to load.
     ///   - background: output a host writes while none of its cells runs (a thread an
     ///     earlier cell started), on the host's reader thread.
-    init(launch: Launch, gracePeriod: Double, librariesToReload: @escaping @Sendable () -> [String],
+    init(launch: Launch, gracePeriod: Double, librariesToReload: @escaping @Sendable (_ after: Int) -> [String],
          background: @escaping @Sendable (HostOutput) -> Void) {
         self.launch = launch
         self.gracePeriod = gracePeriod
@@ -61,6 +82,11 @@ final class HostSupervisor: @unchecked Sendable {
     /// Starts the host (and loads the notebook library) without waiting for it.
     func prepare() {
         transition { $0.start() }
+    }
+
+    /// How long the promotion that brought back cell `id`'s host took, once.
+    func takeRestoreSeconds(for id: CellID) -> Double? {
+        lock.withLock { restoreSeconds.removeValue(forKey: id) }
     }
 
     /// A cell starts compiling; returns the sink its run will be handed through.
@@ -107,8 +133,8 @@ final class HostSupervisor: @unchecked Sendable {
         transition { $0.shutdown() }
     }
 
-    /// How the hosts that died between cells ended, since the last call.
-    func takeHostLosses() -> [ExitStatus] {
+    /// The hosts that died between cells, since the last call.
+    func takeHostLosses() -> [HostLoss] {
         lock.withLock {
             defer { losses.removeAll() }
             return losses
@@ -139,7 +165,13 @@ final class HostSupervisor: @unchecked Sendable {
                 return state.runReturned(cell, on: hostID, outcome: result)
             case .exited(let status):
                 hosts[hostID] = nil
+                Subreaper.reapAdoptedOrphans()
                 return state.hostExited(hostID, status: status)
+            case .snapshot(let taken):
+                // Keeping the newest releases the one before (its copy exits).
+                if state.snapshotTaken(by: hostID, afterCell: taken.afterCell) { snapshot = taken }
+                Subreaper.reapAdoptedOrphans()
+                return []
             case .event(.loadFailed(let library, let message)) where state.runningCell == nil:
                 notes.append("could not load \((library as NSString).lastPathComponent) into the cell host: \(message)")
                 return []
@@ -156,6 +188,10 @@ final class HostSupervisor: @unchecked Sendable {
 
     private func graceExpired(_ id: CellID) {
         transition { $0.graceExpired(id) }
+    }
+
+    private func restoreTimedOut(_ id: HostID) {
+        transition { $0.restoreTimedOut(id) }
     }
 
     // MARK: Performing actions
@@ -175,9 +211,14 @@ final class HostSupervisor: @unchecked Sendable {
     private func perform(_ action: SupervisorAction) -> [SupervisorAction] {
         switch action {
         case .spawnHost(let id, let reload):
+            if !becameSubreaper {
+                // Snapshots outlive the host that forks them; the kernel must inherit them.
+                becameSubreaper = (try? Subreaper.adoptOrphans()) != nil
+            }
+            snapshot = nil
             let host: HostProcess
             do {
-                host = try HostProcess(executable: launch.executable, library: launch.library) { [weak self] output in
+                host = try HostProcess(id, executable: launch.executable, library: launch.library) { [weak self] output in
                     self?.received(output, from: id)
                 }
             } catch {
@@ -185,9 +226,30 @@ final class HostSupervisor: @unchecked Sendable {
             }
             hosts[id] = host
             if reload {
-                for library in librariesToReload() { host.send(.load(library: library)) }
+                for library in librariesToReload(0) { host.send(.load(library: library)) }
             }
             host.send(.sync(id: id.rawValue))
+        case .promoteSnapshot(let id):
+            guard let promoted = snapshot else { return state.restoreFailed(id) }
+            snapshot = nil
+            restoreStarted = .now()
+            let host: HostProcess
+            do {
+                host = try HostProcess(id, promoting: promoted) { [weak self] output in
+                    self?.received(output, from: id)
+                }
+            } catch {
+                return state.restoreFailed(id)
+            }
+            hosts[id] = host
+            for library in librariesToReload(promoted.afterCell) { host.send(.load(library: library)) }
+            host.send(.sync(id: id.rawValue))
+        case .startRestoreTimer(let id):
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.restoreTimeout) { [weak self] in
+                self?.restoreTimedOut(id)
+            }
+        case .reportHostRestored(let status, let afterCell):
+            losses.append(HostLoss(status: status, restored: (afterCell, takeRestoreElapsed())))
         case .killHost(let id):
             hosts[id]?.kill()
         case .signalHost(let id, let number):
@@ -206,6 +268,7 @@ final class HostSupervisor: @unchecked Sendable {
                 self?.graceExpired(cell)
             }
         case .finishRun(let cell, let end):
+            if case .hostRestored = end { restoreSeconds[cell] = takeRestoreElapsed() }
             cancellations[cell] = nil
             runCommands[cell] = nil
             var end = end
@@ -215,8 +278,15 @@ final class HostSupervisor: @unchecked Sendable {
             }
             sinks.removeValue(forKey: cell)?.finish(end)
         case .reportHostLoss(let status):
-            losses.append(status)
+            losses.append(HostLoss(status: status, restored: nil))
         }
         return []
+    }
+
+    /// Seconds since the promotion started.
+    private func takeRestoreElapsed() -> Double {
+        defer { restoreStarted = nil }
+        guard let started = restoreStarted else { return 0 }
+        return Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
     }
 }

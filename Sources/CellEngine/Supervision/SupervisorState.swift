@@ -37,8 +37,13 @@ enum RunEnd: Sendable, Equatable {
     /// The host answered the run command.
     case returned(HostEventOutcome)
     /// The host died while the cell ran; `afterInterrupt` when the supervisor killed it
-    /// because the cell did not stop within the grace period.
+    /// because the cell did not stop within the grace period. No snapshot could replace
+    /// it: a fresh host took its place and earlier values are gone.
     case hostExited(ExitStatus, afterInterrupt: Bool)
+    /// The host died while the cell ran (as for ``hostExited(_:afterInterrupt:)``), and
+    /// its snapshot after execution `restoredAfter` is the host now: every value earlier
+    /// cells made is there, nothing of this cell is.
+    case hostRestored(ExitStatus, afterInterrupt: Bool, restoredAfter: Int)
     /// An interrupt arrived before the cell started to run: nothing ran.
     case interruptedBeforeRun
     /// There is no host to run it (it could not start, or the kernel is shutting down).
@@ -73,6 +78,15 @@ enum SupervisorAction: Sendable, Equatable {
     case finishRun(CellID, RunEnd)
     /// A host died while no cell of it was running: its values are gone.
     case reportHostLoss(ExitStatus)
+    /// A host died while no cell of it was running, and its snapshot after execution
+    /// `afterCell` took its place: nothing was lost.
+    case reportHostRestored(ExitStatus, afterCell: Int)
+    /// Make the newest snapshot host `id`: send it its pipes, load the libraries of cells
+    /// after its execution, sync. Answer with ``SupervisorState/hostSynced(_:)``, or
+    /// ``SupervisorState/restoreFailed(_:)`` when it cannot be sent its pipes.
+    case promoteSnapshot(HostID)
+    /// Call ``SupervisorState/restoreTimedOut(_:)`` for the host if it has not synced in time.
+    case startRestoreTimer(HostID)
 }
 
 /// The life of the cell host and of the cell being executed, as an explicit state machine
@@ -101,6 +115,29 @@ struct SupervisorState: Sendable {
         case ready(HostID)
         /// Killed; its exit has not been seen yet.
         case stopping(HostID)
+        /// A snapshot of a host that died is becoming host `id` (libraries of later cells
+        /// load); a fresh host replaces it if it fails.
+        case restoring(HostID)
+    }
+
+    /// A snapshot a host announced: the state after one execution.
+    struct SnapshotMark: Sendable, Equatable {
+        /// The host that made it.
+        let host: HostID
+        /// The execution it holds the state after (0: none).
+        let afterCell: Int
+    }
+
+    /// Why a snapshot is being promoted: what to report once it is the host (or is not).
+    struct Recovery: Sendable, Equatable {
+        /// How the host it replaces ended.
+        let status: ExitStatus
+        /// The supervisor killed that host after an interrupt's grace period.
+        let afterInterrupt: Bool
+        /// The cell that was running, whose end waits for the outcome; nil between cells.
+        let cell: Cell?
+        /// The snapshot being promoted.
+        let snapshot: SnapshotMark
     }
 
     /// One execution of a cell.
@@ -119,6 +156,8 @@ struct SupervisorState: Sendable {
         case running(Cell, on: HostID)
         /// Running, SIGINT sent; the grace timer is set.
         case interrupting(Cell, on: HostID)
+        /// Its host died; a snapshot is being promoted, and its end waits for the outcome.
+        case recovering(Cell)
     }
 
     private(set) var host: HostPhase = .stopped
@@ -128,6 +167,10 @@ struct SupervisorState: Sendable {
     private var nextHostNumber = 1
     /// The cell whose grace period ran out, when the current host is stopping for it.
     private var killedForCell: CellID?
+    /// The newest snapshot of the current host, the one a crash would promote.
+    private(set) var snapshot: SnapshotMark?
+    /// What the promotion in progress (host phase ``HostPhase/restoring(_:)``) is for.
+    private(set) var recovery: Recovery?
 
     // MARK: Host events
 
@@ -141,11 +184,63 @@ struct SupervisorState: Sendable {
 
     /// Host `id` answered its first sync: libraries are loaded, it takes commands.
     mutating func hostSynced(_ id: HostID) -> [SupervisorAction] {
-        guard host == .starting(id) || host == .reloading(id) else { return [] }
+        guard host == .starting(id) || host == .reloading(id) || host == .restoring(id) else { return [] }
+        var actions: [SupervisorAction] = []
+        if host == .restoring(id), let recovered = recovery {
+            recovery = nil
+            if let stopped = recovered.cell {
+                cell = .idle
+                actions.append(.finishRun(stopped.id, .hostRestored(
+                    recovered.status, afterInterrupt: recovered.afterInterrupt,
+                    restoredAfter: recovered.snapshot.afterCell)))
+            } else {
+                actions.append(.reportHostRestored(recovered.status, afterCell: recovered.snapshot.afterCell))
+            }
+        }
         host = .ready(id)
-        guard case .waitingForHost(let waiting) = cell else { return [] }
+        guard case .waitingForHost(let waiting) = cell else { return actions }
         cell = .running(waiting, on: id)
-        return [.sendRun(waiting.id, id)]
+        return actions + [.sendRun(waiting.id, id)]
+    }
+
+    /// Host `id` (or a host it replaced) left a snapshot after execution `afterCell`.
+    /// - Returns: true when it is now the newest snapshot (the supervisor keeps it and
+    ///   releases the one before); false when it comes from a host already replaced.
+    mutating func snapshotTaken(by id: HostID, afterCell: Int) -> Bool {
+        switch host {
+        case .starting(id), .reloading(id), .ready(id), .restoring(id):
+            snapshot = SnapshotMark(host: id, afterCell: afterCell)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The snapshot being promoted to host `id` could not be sent its pipes (it is gone).
+    mutating func restoreFailed(_ id: HostID) -> [SupervisorAction] {
+        guard host == .restoring(id), let failed = recovery else { return [] }
+        recovery = nil
+        var actions: [SupervisorAction] = []
+        if let stopped = failed.cell {
+            cell = .idle
+            actions.append(.finishRun(stopped.id, .hostExited(failed.status, afterInterrupt: failed.afterInterrupt)))
+        } else {
+            actions.append(.reportHostLoss(failed.status))
+        }
+        if isShutDown {
+            host = .stopped
+            return actions
+        }
+        let replacement = newHostID()
+        host = .reloading(replacement)
+        return actions + [.spawnHost(replacement, reload: true)]
+    }
+
+    /// Host `id`, a promoted snapshot, did not sync within the restore timeout: it is
+    /// killed, and its exit starts a fresh host.
+    mutating func restoreTimedOut(_ id: HostID) -> [SupervisorAction] {
+        guard host == .restoring(id) else { return [] }
+        return [.killHost(id)]
     }
 
     /// Host `id` could not be started.
@@ -161,12 +256,32 @@ struct SupervisorState: Sendable {
     mutating func hostExited(_ id: HostID, status: ExitStatus) -> [SupervisorAction] {
         let wasStarting: Bool
         switch host {
+        case .restoring(id):
+            // The promoted snapshot died before it synced: start afresh.
+            return restoreFailed(id)
         case .starting(id), .reloading(id): wasStarting = true
         case .ready(id), .stopping(id): wasStarting = false
         default: return []  // A host already replaced.
         }
+        let newest = snapshot
+        snapshot = nil
         let killedFor = killedForCell
         killedForCell = nil
+        if !wasStarting, !isShutDown, let newest, newest.host == id {
+            let replacement = newHostID()
+            host = .restoring(replacement)
+            var stopped: Cell?
+            switch cell {
+            case .running(let running, on: id), .interrupting(let running, on: id):
+                stopped = running
+                cell = .recovering(running)
+            default:
+                break
+            }
+            recovery = Recovery(status: status, afterInterrupt: stopped.map { killedFor == $0.id } ?? false,
+                                cell: stopped, snapshot: newest)
+            return [.promoteSnapshot(replacement), .startRestoreTimer(replacement)]
+        }
         var actions: [SupervisorAction] = []
         switch cell {
         case .running(let running, on: id), .interrupting(let running, on: id):
@@ -245,7 +360,7 @@ struct SupervisorState: Sendable {
     /// client sent it before that cell.
     mutating func interrupt(_ stamp: ClientStamp?) -> [SupervisorAction] {
         switch cell {
-        case .idle:
+        case .idle, .recovering:
             return []
         case .compiling(var compiling):
             guard !Self.isStale(stamp, for: compiling) else { return [] }
@@ -281,14 +396,16 @@ struct SupervisorState: Sendable {
         isShutDown = true
         var actions: [SupervisorAction] = []
         switch cell {
-        case .waitingForHost(let waiting):
+        case .waitingForHost(let waiting), .recovering(let waiting):
             cell = .idle
             actions.append(.finishRun(waiting.id, .hostUnavailable("the kernel is shutting down")))
         default:
             break
         }
+        recovery = nil
+        snapshot = nil
         switch host {
-        case .starting(let id), .reloading(let id), .ready(let id):
+        case .starting(let id), .reloading(let id), .ready(let id), .restoring(let id):
             host = .stopping(id)
             actions.append(.killHost(id))
         case .stopped, .stopping:

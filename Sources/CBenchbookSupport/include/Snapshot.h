@@ -1,0 +1,36 @@
+#ifndef CBENCHBOOK_SNAPSHOT_H
+#define CBENCHBOOK_SNAPSHOT_H
+
+/// The descriptor on which a cell host announces its snapshots to the kernel (a
+/// SOCK_SEQPACKET socket; see HostChannel in the kernel).
+#define BB_SNAPSHOT_DESCRIPTOR 5
+
+/// What `bb_take_snapshot` returns.
+typedef enum {
+    /// This process is the host; a frozen copy now waits (announced to the kernel).
+    BB_SNAPSHOT_TAKEN = 0,
+    /// This process is the copy, and the kernel just made it the host: descriptors 0–5
+    /// are its new pipes. Serve commands as the host did when the copy was taken.
+    BB_SNAPSHOT_PROMOTED = 1,
+    /// No copy was made (fork failed, or there is no snapshot channel).
+    BB_SNAPSHOT_FAILED = -1,
+} bb_snapshot_result;
+
+/// Forks a frozen copy of this process, the host's state after cell `after_cell` (0:
+/// after no cell). Call between cells, on the serving thread, with no cell running.
+///
+/// The copy moves to its own process group, replaces descriptors 0–5 with /dev/null (so
+/// it holds none of the kernel's pipes) and waits on a socket whose other end is sent to
+/// the kernel on BB_SNAPSHOT_DESCRIPTOR with the text `snapshot <pid> <after_cell>`. It
+/// runs no code but this wait: when the kernel closes its end, the copy exits; when the
+/// kernel sends `promote` with six descriptors, they become descriptors 0–5 and
+/// this function returns BB_SNAPSHOT_PROMOTED in the copy.
+///
+/// The host reaps copies that have exited on each call.
+bb_snapshot_result bb_take_snapshot(long after_cell);
+
+/// True when the libdispatch in this process has started worker threads (a forked copy
+/// has none of them; work sent to its global queues would wait forever).
+int bb_dispatch_has_threads(void);
+
+#endif

@@ -1,0 +1,129 @@
+#define _GNU_SOURCE
+#include "Snapshot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+// Every syscall of host snapshots lives here. The copy's side runs only async-signal-safe
+// calls until it is promoted: other threads of the host may have held locks at fork time.
+
+enum { MAX_COPIES = 64 };
+static pid_t copies[MAX_COPIES];
+static int copy_count;
+
+static void reap_exited_copies(void) {
+    int kept = 0;
+    for (int index = 0; index < copy_count; ++index) {
+        int status;
+        pid_t result = waitpid(copies[index], &status, WNOHANG);
+        if (result == 0) copies[kept++] = copies[index];
+    }
+    copy_count = kept;
+}
+
+static int send_announcement(pid_t copy, long after_cell, int kernel_end) {
+    char text[64];
+    int length = snprintf(text, sizeof text, "snapshot %d %ld", (int)copy, after_cell);
+    struct iovec part = {text, (size_t)length};
+    char control[CMSG_SPACE(sizeof(int))];
+    memset(control, 0, sizeof control);
+    struct msghdr message = {0};
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &kernel_end, sizeof(int));
+    ssize_t sent;
+    do { sent = sendmsg(BB_SNAPSHOT_DESCRIPTOR, &message, MSG_NOSIGNAL); } while (sent < 0 && errno == EINTR);
+    return sent < 0 ? -1 : 0;
+}
+
+/// The copy's life: wait for the kernel's word. Returns only when promoted.
+static void wait_as_copy(int socket) {
+    setpgid(0, 0);
+    int null = open("/dev/null", O_RDWR);
+    for (int fd = 0; fd <= BB_SNAPSHOT_DESCRIPTOR; ++fd) {
+        if (fd <= 2 && null >= 0) dup2(null, fd); else close(fd);
+    }
+    if (null > BB_SNAPSHOT_DESCRIPTOR) close(null);
+    while (1) {
+        char text[16];
+        struct iovec part = {text, sizeof text};
+        char control[CMSG_SPACE(sizeof(int) * 6)];
+        struct msghdr message = {0};
+        message.msg_iov = &part;
+        message.msg_iovlen = 1;
+        message.msg_control = control;
+        message.msg_controllen = sizeof control;
+        ssize_t received = recvmsg(socket, &message, 0);
+        if (received < 0 && errno == EINTR) continue;
+        if (received <= 0) _exit(0);  // Released (or the kernel is gone).
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        int fds[6];
+        if (received < 7 || memcmp(text, "promote", 7) != 0 || header == NULL
+            || header->cmsg_type != SCM_RIGHTS || header->cmsg_len != CMSG_LEN(sizeof fds)) {
+            _exit(3);  // Not a message a kernel sends.
+        }
+        memcpy(fds, CMSG_DATA(header), sizeof fds);
+        for (int fd = 0; fd < 6; ++fd) {
+            if (fds[fd] != fd) {
+                dup2(fds[fd], fd);
+            } else {
+                fcntl(fd, F_SETFD, 0);
+            }
+        }
+        for (int index = 0; index < 6; ++index) {
+            if (fds[index] > BB_SNAPSHOT_DESCRIPTOR) close(fds[index]);
+        }
+        close(socket);
+        fcntl(3, F_SETFD, FD_CLOEXEC);
+        fcntl(4, F_SETFD, FD_CLOEXEC);
+        fcntl(5, F_SETFD, FD_CLOEXEC);
+        return;
+    }
+}
+
+bb_snapshot_result bb_take_snapshot(long after_cell) {
+    if (fcntl(BB_SNAPSHOT_DESCRIPTOR, F_GETFD) < 0) return BB_SNAPSHOT_FAILED;
+    reap_exited_copies();
+    if (copy_count == MAX_COPIES) return BB_SNAPSHOT_FAILED;
+    int ends[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) return BB_SNAPSHOT_FAILED;
+    fflush(NULL);
+    pid_t copy = fork();
+    if (copy < 0) {
+        close(ends[0]);
+        close(ends[1]);
+        return BB_SNAPSHOT_FAILED;
+    }
+    if (copy == 0) {
+        close(ends[0]);
+        wait_as_copy(ends[1]);
+        return BB_SNAPSHOT_PROMOTED;
+    }
+    close(ends[1]);
+    copies[copy_count++] = copy;
+    int announced = send_announcement(copy, after_cell, ends[0]);
+    close(ends[0]);
+    if (announced != 0) {
+        // The kernel cannot hear of it: the copy gets end-of-file and exits.
+        return BB_SNAPSHOT_FAILED;
+    }
+    return BB_SNAPSHOT_TAKEN;
+}
+
+extern int _dispatch_is_multithreaded(void) __attribute__((weak));
+
+int bb_dispatch_has_threads(void) {
+    return _dispatch_is_multithreaded ? _dispatch_is_multithreaded() : 0;
+}

@@ -1,0 +1,46 @@
+import Foundation
+import SystemSupport
+
+/// A frozen copy of a cell host, forked by the host after a cell (see `bb_take_snapshot`):
+/// the state every earlier cell left, waiting to be promoted to host if the host dies.
+///
+/// Owns the socket to the copy: releasing the last reference closes it, and the copy
+/// exits. ``promote(_:)`` sends the copy its new pipes; the copy then serves as the host.
+///
+/// Thread rules: immutable; ``promote(_:)`` is called once, by the supervisor.
+final class HostSnapshot: Sendable, CustomStringConvertible {
+    /// The copy's process id (it leads its own process group).
+    let pid: Int32
+    /// The execution whose state it holds (0: no cell has run in it).
+    let afterCell: Int
+    /// The host that made it.
+    let host: HostID
+    private let socket: MessageSocket
+
+    /// Reads an announcement (`snapshot <pid> <cell>` with the socket attached).
+    /// - Returns: nil when the message is not an announcement (its descriptors are closed).
+    init?(announcement: MessageSocket.Message, from host: HostID) {
+        let words = String(decoding: announcement.bytes, as: UTF8.self).split(separator: " ")
+        guard words.count == 3, words[0] == "snapshot", let pid = Int32(words[1]), let cell = Int(words[2]),
+              announcement.descriptors.count == 1 else {
+            announcement.descriptors.forEach { $0.close() }
+            return nil
+        }
+        self.pid = pid
+        self.afterCell = cell
+        self.host = host
+        socket = MessageSocket(announcement.descriptors[0])
+    }
+
+    deinit { socket.descriptor.close() }
+
+    var description: String { "snapshot \(pid) after cell \(afterCell)" }
+
+    /// Makes the copy the host: `descriptors` (its standard input, output and error, the
+    /// command, event and snapshot channels) become its descriptors 0–5.
+    /// - Throws: ``SystemError`` when the copy is gone.
+    func promote(_ descriptors: [FileDescriptor]) throws(SystemError) {
+        precondition(descriptors.count == 6, "a host needs descriptors 0 to 5")
+        try socket.send(Array("promote".utf8), descriptors: descriptors)
+    }
+}

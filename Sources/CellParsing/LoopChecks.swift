@@ -1,0 +1,103 @@
+@_implementationOnly import SwiftSyntax
+import CellSource
+import HostProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Makes the loops a cell writes stop on an interrupt.
+///
+/// Every `for`, `while` and `repeat` body gets a check of the interrupt flag as its first
+/// statement, on the same line as its `{` (line numbers do not move; the columns after it
+/// are recorded as ``Insertion``s). Where an error can propagate (the cell's own
+/// statements, and functions declared plainly `throws`) the check throws the library's
+/// `InterruptedError`, so the cell stops like a library loop and keeps every value. In code
+/// that cannot throw (closures, whose throwing is inferred; non-throwing functions,
+/// accessors, `defer`) the check stops the cell with a trap, and the kernel restores the
+/// host's snapshot from before the cell.
+struct LoopChecks {
+    /// Where to insert what, in UTF-8 offsets of the original text.
+    private(set) var edits: [(offset: Int, text: String)] = []
+    private(set) var insertions: [Insertion] = []
+
+    /// Set `BENCHBOOK_LOOP_CHECKS=0` in the kernel's environment to compile loops as
+    /// written (to measure what the checks cost; interrupting such a loop restarts the host).
+    static let enabled = getenv("BENCHBOOK_LOOP_CHECKS").map { String(cString: $0) != "0" } ?? true
+
+    init(tree: SourceFileSyntax, converter: SourceLocationConverter) {
+        guard Self.enabled else { return }
+        let finder = LoopFinder(viewMode: .sourceAccurate)
+        finder.walk(tree)
+        for body in finder.bodies {
+            let text = Self.canThrow(at: Syntax(body)) ? RuntimeNames.throwingInterruptCheck : RuntimeNames.trappingInterruptCheck
+            let position = body.leftBrace.endPositionBeforeTrailingTrivia
+            let location = converter.location(for: position)
+            edits.append((position.utf8Offset, text))
+            insertions.append(Insertion(position: SourcePosition(line: location.line, column: location.column),
+                                        length: text.utf8.count))
+        }
+    }
+
+    /// The source with every check inserted.
+    func apply(to source: String) -> String {
+        var bytes = Array(source.utf8)
+        for edit in edits.sorted(by: { $0.offset > $1.offset }) where edit.offset <= bytes.count {
+            bytes.insert(contentsOf: Array(edit.text.utf8), at: edit.offset)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// True when a `try` at `node` propagates to the cell's entry point or to a function
+    /// declared plainly `throws` (not `rethrows`, not typed), without changing any type.
+    static func canThrow(at node: Syntax) -> Bool {
+        var current = node.parent
+        while let parent = current {
+            if parent.is(ClosureExprSyntax.self) || parent.is(DeferStmtSyntax.self)
+                || parent.is(DeinitializerDeclSyntax.self) || isBareGetter(parent) {
+                return false
+            }
+            if let function = parent.as(FunctionDeclSyntax.self) {
+                return throwsPlainly(function.signature.effectSpecifiers?.throwsClause)
+            }
+            if let initializer = parent.as(InitializerDeclSyntax.self) {
+                return throwsPlainly(initializer.signature.effectSpecifiers?.throwsClause)
+            }
+            if let accessor = parent.as(AccessorDeclSyntax.self) {
+                return throwsPlainly(accessor.effectSpecifiers?.throwsClause)
+            }
+            current = parent.parent
+        }
+        return true
+    }
+
+    /// A getter written as a bare block (`var x: Int { ... }`), which cannot throw.
+    private static func isBareGetter(_ node: Syntax) -> Bool {
+        guard let accessors = node.as(AccessorBlockSyntax.self), case .getter = accessors.accessors else { return false }
+        return true
+    }
+
+    private static func throwsPlainly(_ clause: ThrowsClauseSyntax?) -> Bool {
+        guard let clause else { return false }
+        return clause.throwsSpecifier.tokenKind == .keyword(.throws) && clause.type == nil
+    }
+}
+
+/// Collects the bodies of loops.
+private final class LoopFinder: SyntaxVisitor {
+    var bodies: [CodeBlockSyntax] = []
+
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+        bodies.append(node.body)
+        return .visitChildren
+    }
+
+    override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind {
+        bodies.append(node.body)
+        return .visitChildren
+    }
+
+    override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind {
+        bodies.append(node.body)
+        return .visitChildren
+    }
+}

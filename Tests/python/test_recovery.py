@@ -1,0 +1,159 @@
+"""Nothing lost (issue 13), through a real jupyter_client: a trap or a forced host restart
+brings back every variable of earlier cells from the host's snapshot, with real models
+loaded; a trap names the user's cell and line once; a plain loop stops on an interrupt
+without a restart; the fallback without a snapshot lists cells to re-run in the order
+they ran; one-line timing magics."""
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from kernel_helpers import collect, errors, results, run_cell, text_of
+from test_kernel_seam import children, kernel_pid
+
+MODELS = Path(__file__).resolve().parents[2] / "notebooks" / "models"
+FRAME_MARKER = "@@benchbook-crash-frame@@"
+
+
+def everything_shown(outputs, reply):
+    """All text a user sees for a cell: streams, results, errors."""
+    parts = [m["content"].get("text", "") for m in outputs if m["msg_type"] == "stream"]
+    parts += results(outputs)
+    for error in errors(outputs):
+        parts += [error["evalue"]] + error["traceback"]
+    return "\n".join(parts)
+
+
+def host_pid(km):
+    hosts = [pid for pid, name in children(kernel_pid(km)) if name == "benchbook-cell-host"]
+    assert len(hosts) == 1, children(kernel_pid(km))
+    return hosts[0]
+
+
+def interrupted(kc, code, seconds=1.0):
+    msg_id = kc.execute(code)
+    time.sleep(seconds)
+    kc.control_channel.send(kc.session.msg("interrupt_request", {}))
+    return collect(kc, msg_id)
+
+
+def test_a_trap_keeps_every_variable_and_names_the_users_line_once(kernel):
+    km, kc = kernel
+    run_cell(kc, "var counter = 0\nstruct Point { var x: Int }\nlet table = (0..<10_000).map { Double($0) }")
+    run_cell(kc, "counter += 5\nvar origin = Point(x: 7)\nfinal class Box { var items = [1, 2] }\nlet box = Box()")
+    run_cell(kc, "func pick(_ values: [Int], _ i: Int) -> Int {\n    values[i]\n}")
+    reply, outputs = run_cell(kc, "box.items.append(3)\n[1, 2].map { pick(box.items, $0 + 5) }")
+    assert reply["status"] == "error" and reply["ename"] == "Crash", reply
+    shown = everything_shown(outputs, reply)
+    assert reply["evalue"] == "In[3], line 2: Fatal error: Index out of range", reply["evalue"]
+    assert shown.count("Index out of range") == 2, shown  # the value and its traceback line
+    assert FRAME_MARKER not in shown and "ContiguousArrayBuffer" not in shown, shown
+    assert "every variable of earlier cells is there" in " ".join(reply["traceback"]), reply["traceback"]
+    reply, outputs = run_cell(kc, "(counter, origin.x, table.count, table[9_999], box.items)")
+    assert results(outputs) == ["(5, 7, 10000, 9999.0, [1, 2])"], (reply, outputs)
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("let none: Int? = nil\nnone!", "Unexpectedly found nil"),
+    ("let zero = Int(\"0\")!\n1 / zero", "Division by zero"),
+    ('precondition(counter < 0, "counter must be negative")', "counter must be negative"),
+    ("import Glibc\nabort()", "SIGABRT"),
+    ("import Glibc\nraise(SIGSEGV)", "SIGSEGV"),
+    ("import Glibc\nexit(3)", "exit(3)"),
+    ("func down(_ n: Int) -> Int { n == 0 ? 0 : 1 + down(n - 1) }\ndown(100_000_000)", "stack overflow"),
+])
+def test_twenty_traps_of_every_kind_lose_nothing(kernel, code, expected):
+    km, kc = kernel
+    run_cell(kc, "var counter = 0")
+    for round in range(3):
+        reply, _ = run_cell(kc, "counter += 1")
+        assert reply["status"] == "ok", (round, reply)
+        reply, outputs = run_cell(kc, code)
+        assert reply["status"] == "error" and reply["ename"] == "Crash", (round, reply)
+        assert expected in reply["evalue"], (round, reply["evalue"])
+        assert FRAME_MARKER not in everything_shown(outputs, reply)
+    reply, outputs = run_cell(kc, "counter")
+    assert results(outputs) == ["3"], (reply, outputs)
+
+
+def test_models_work_after_a_restore(kernel):
+    km, kc = kernel
+    reply, _ = run_cell(kc, f'let torch = try Model(contentsOf: "{MODELS}/fashion_cnn.ptl")\n'
+                 f'let lite = try Model(contentsOf: "{MODELS}/fashion_cnn.tflite")\n'
+                 'let input = try Tensor(shape: [1, 1, 28, 28], float32: (0..<784).map { Float($0 % 28) / 28 })\n'
+                 'let nhwc = try Tensor(shape: [1, 28, 28, 1], float32: input.floats)\n'
+                 'let before = (try torch.run(input).floats, try lite.run(nhwc).floats)')
+    assert reply["status"] == "ok", reply
+    reply, _ = run_cell(kc, "[0][1]")
+    assert reply["ename"] == "Crash", reply
+    reply, outputs = run_cell(kc, "let after = (try torch.run(input).floats, try lite.run(nhwc).floats)\n"
+                                  "(after.0 == before.0, after.1 == before.1)")
+    assert results(outputs) == ["(true, true)"], (reply, outputs)
+
+
+def test_a_plain_loop_stops_on_an_interrupt_without_a_restart(kernel):
+    km, kc = kernel
+    run_cell(kc, "var kept = 42")
+    pid = host_pid(km)
+    reply, _ = interrupted(kc, "var m = 0\nwhile true { m &+= 1 }")
+    assert reply["ename"] == "InterruptedError", reply
+    reply, _ = interrupted(kc, "for _ in 0... { repeat { kept &+= 0 } while true }")
+    assert reply["ename"] == "InterruptedError", reply
+    assert host_pid(km) == pid, "the host was restarted"
+    reply, outputs = run_cell(kc, "(kept, m > 0)")
+    assert results(outputs) == ["(42, true)"], (reply, outputs)
+
+
+def test_a_loop_that_cannot_throw_and_a_blocked_cell_are_stopped_and_restored(kernel):
+    km, kc = kernel
+    run_cell(kc, "var kept = 42\nfunc spin() { var k = 0; while true { k &+= 1 } }")
+    reply, _ = interrupted(kc, "kept = 0\nspin()")
+    assert reply["ename"] == "Crash" and "Interrupted" in reply["evalue"], reply
+    reply, _ = interrupted(kc, "import Dispatch\nkept = 0\nDispatchSemaphore(value: 0).wait()")
+    assert reply["ename"] == "Interrupted" and "within 2 s" in reply["evalue"], reply
+    assert "every variable of earlier cells is there" in " ".join(reply["traceback"])
+    reply, outputs = run_cell(kc, "kept")
+    assert results(outputs) == ["42"], (reply, outputs)
+
+
+def test_without_a_snapshot_the_cells_to_rerun_come_in_the_order_they_ran(kernel):
+    km, kc = kernel
+    run_cell(kc, "var b = 1")   # In[1]
+    run_cell(kc, "var a = 2")   # In[2]
+    run_cell(kc, "b = a + 1")   # In[3]
+    run_cell(kc, "var c = b")   # In[4]
+    for pid, name in children(host_pid(km)):
+        os.kill(pid, signal.SIGKILL)  # the snapshots
+    time.sleep(0.5)
+    reply, _ = run_cell(kc, "[0][1]")
+    assert reply["ename"] == "Crash", reply
+    lines = "\n".join(reply["traceback"])
+    assert "Re-run In[1], In[2], In[4], in that order" in lines, lines
+    reply, outputs = run_cell(kc, "c")
+    assert reply["ename"] == "LostVariable", reply
+
+
+@pytest.mark.parametrize("code, expected_stdout, expected_result", [
+    ("%time 6 * 7", "Wall time:", "42"),
+    ("%timeit 1 + 1", "", "runs of"),
+    ("%%time\nlet q = 3\nq * 2", "Wall time:", "6"),
+])
+def test_one_line_timing_magics(kernel, code, expected_stdout, expected_result):
+    km, kc = kernel
+    reply, outputs = run_cell(kc, code)
+    assert reply["status"] == "ok", reply
+    assert expected_stdout in text_of(outputs), outputs
+    assert expected_result in "".join(results(outputs)), outputs
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("%time", "needs something to time"),
+    ("%timeit 1 + 1\nlet z = 2", "must be the cell's only code"),
+])
+def test_timing_magics_that_cannot_run_say_why(kernel, code, expected):
+    km, kc = kernel
+    reply, _ = run_cell(kc, code)
+    assert reply["status"] == "error" and reply["ename"] == "MagicError", reply
+    assert expected in reply["evalue"], reply
