@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "BenchbookKernelTests", dependencies: ["BenchbookKernel", "JupyterWire"]),
         .testTarget(name: "BenchbookRuntimeTests", dependencies: ["BenchbookRuntime", "HostProtocol", "SystemSupport"]),
         .target(name: "EngineTestSupport", dependencies: ["CellEngine"], path: "Tests/EngineTestSupport"),
-        .testTarget(name: "CellEngineTests", dependencies: ["CellEngine", "EngineTestSupport", "SystemSupport", "HostProtocol"]),
+        .testTarget(name: "CellEngineTests", dependencies: ["CellEngine", "CellSource", "EngineTestSupport", "SystemSupport", "HostProtocol"]),
         .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol", "JSONCore", "SystemSupport", "CellSource"]),
         .testTarget(name: "CellParsingTests", dependencies: ["CellParsing", "CellSource"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),

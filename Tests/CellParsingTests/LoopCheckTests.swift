@@ -1,0 +1,61 @@
+import CellParsing
+import CellSource
+import Testing
+
+/// Interrupt checks in cell loops: the throwing check where an error propagates, the
+/// trapping one where it cannot, lines never moved, columns recorded.
+@Suite struct LoopCheckTests {
+    let throwing = "try _BenchbookCell.checkInterrupt(); "
+    let trapping = "_BenchbookCell.stopIfInterrupted(); "
+
+    func text(_ source: String) -> String {
+        CellAnalysis(parsing: source).items.map { item -> String in
+            switch item {
+            case .declaration(let snippet, _, _), .moduleWideDeclaration(let snippet, _),
+                 .plainBinding(let snippet, _), .statement(let snippet), .result(let snippet):
+                snippet.text
+            case .evaluatedBinding(let binding): binding.value.text
+            case .import(let text): text
+            }
+        }.joined(separator: "\n")
+    }
+
+    @Test func cellStatementsGetTheThrowingCheck() {
+        #expect(text("while true { n += 1 }") == "while true {\(throwing) n += 1 }")
+        #expect(text("for i in 0..<3 {\n  print(i)\n}") == "for i in 0..<3 {\(throwing)\n  print(i)\n}")
+        #expect(text("repeat { } while x") == "repeat {\(throwing) } while x")
+    }
+
+    @Test func plainlyThrowingFunctionsGetTheThrowingCheck() {
+        #expect(text("func f() throws { while true {} }") == "func f() throws { while true {\(throwing)} }")
+        #expect(text("struct S { init() throws { for _ in 0..<1 {} } }") == "struct S { init() throws { for _ in 0..<1 {\(throwing)} } }")
+    }
+
+    @Test func codeThatCannotThrowGetsTheTrappingCheck() {
+        #expect(text("func f() { while true {} }") == "func f() { while true {\(trapping)} }")
+        #expect(text("func f() rethrows { while true {} }") == "func f() rethrows { while true {\(trapping)} }")
+        #expect(text("func f() throws(E) { while true {} }") == "func f() throws(E) { while true {\(trapping)} }")
+        #expect(text("xs.forEach { _ in while true {} }") == "xs.forEach { _ in while true {\(trapping)} }")
+        #expect(text("var v: Int { for _ in 0..<1 {}; return 1 }") == "var v: Int { for _ in 0..<1 {\(trapping)}; return 1 }")
+        #expect(text("defer { while x {} }") == "defer { while x {\(trapping)} }")
+    }
+
+    @Test func linesStayAndColumnsAreRecorded() {
+        let analysis = CellAnalysis(parsing: "let a = 1\nwhile a > 0 { }")
+        #expect(analysis.loopCheckInsertions == [Insertion(position: SourcePosition(line: 2, column: 14), length: throwing.utf8.count)])
+        guard case .statement(let snippet) = analysis.items.last else { Issue.record("\(analysis.items)"); return }
+        #expect(snippet.start == SourcePosition(line: 2, column: 1))
+    }
+
+    @Test func namesComeFromTheTextAsWritten() {
+        let analysis = CellAnalysis(parsing: "while true { n += 1 }")
+        #expect(!analysis.identifiers.contains("_BenchbookCell"))
+        #expect(analysis.references == ["n"])
+    }
+
+    @Test func aCellWithSyntaxErrorsIsLeftAlone() {
+        let analysis = CellAnalysis(parsing: "while true { let = 1 }")
+        #expect(!analysis.syntaxProblems.isEmpty)
+        #expect(analysis.loopCheckInsertions.isEmpty)
+    }
+}
