@@ -94,7 +94,9 @@ let package = Package(
         .target(name: "CLiteRT", dependencies: ["CSystemSupport"], linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CTorchShim", "CLiteRT", "SystemSupport"]),
         .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage"]),
-        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts"]),
+        // Jupyter widgets (issue 14): ipywidgets 8 models over the runtime's comms.
+        .target(name: "BenchbookWidgets", dependencies: ["BenchbookRuntime", "JSONCore"]),
+        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts", "BenchbookWidgets"]),
 
         // MARK: Tests
         .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire"]),
@@ -111,5 +113,6 @@ let package = Package(
         .testTarget(name: "BenchbookChartsTests", dependencies: ["BenchbookCharts"]),
         .testTarget(name: "BenchbookImageTests", dependencies: ["BenchbookImage"]),
         .testTarget(name: "BenchbookModelsTests", dependencies: ["BenchbookModels", "BenchbookImage"]),
+        .testTarget(name: "BenchbookWidgetsTests", dependencies: ["BenchbookWidgets", "BenchbookRuntime", "JSONCore"]),
     ]
 )

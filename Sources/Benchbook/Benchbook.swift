@@ -7,9 +7,11 @@
 /// - ``BenchbookModels``: TorchScript, PyTorch Lite and TensorFlow Lite models, evaluation.
 /// - ``BenchbookBenchmark``: latency benchmarks (p90 first), `%time`/`%timeit` support, records in `results/`.
 /// - ``BenchbookCharts``: charts drawn with cairo and shown as inline PNG.
+/// - ``BenchbookWidgets``: Jupyter widgets (sliders, check boxes, images, `interact`).
 @_exported import BenchbookRuntime
 @_exported import BenchbookTensor
 @_exported import BenchbookImage
 @_exported import BenchbookBenchmark
 @_exported import BenchbookCharts
 @_exported import BenchbookModels
+@_exported import BenchbookWidgets

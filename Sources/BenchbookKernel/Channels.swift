@@ -37,10 +37,10 @@ final class Channels: @unchecked Sendable {
 
     /// A new message answering or belonging to `parent`.
     func message(_ type: String, parent: Message?, content: [String: JSONValue],
-                 metadata: [String: JSONValue] = [:], identities: [Data] = []) -> Message {
+                 metadata: [String: JSONValue] = [:], identities: [Data] = [], buffers: [Data] = []) -> Message {
         Message(identities: identities, header: MessageHeader(messageType: type, session: session),
                 parentHeaderJSON: parent?.headerJSON ?? [:],
-                metadata: metadata, content: content)
+                metadata: metadata, content: content, buffers: buffers)
     }
 
     /// Sends a reply to `request` on the socket it came from.
@@ -51,9 +51,10 @@ final class Channels: @unchecked Sendable {
     }
 
     /// Publishes a message on iopub. Safe from any thread.
-    func publish(_ type: String, parent: Message?, content: [String: JSONValue], metadata: [String: JSONValue] = [:]) {
+    func publish(_ type: String, parent: Message?, content: [String: JSONValue], metadata: [String: JSONValue] = [:],
+                 buffers: [Data] = []) {
         let message = message(type, parent: parent, content: content, metadata: metadata,
-                              identities: [Data("kernel.\(session).\(type)".utf8)])
+                              identities: [Data("kernel.\(session).\(type)".utf8)], buffers: buffers)
         iopubLock.lock()
         defer { iopubLock.unlock() }
         do { try iopub.send(codec.encode(message)) } catch { Log.warning("could not publish \(type): \(error)") }

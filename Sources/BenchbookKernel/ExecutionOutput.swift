@@ -1,4 +1,5 @@
 import CellEngine
+import Foundation
 import JupyterWire
 
 /// Turns what a cell produces into iopub messages for one request.
@@ -34,6 +35,15 @@ final class ExecutionOutput: CellOutput, @unchecked Sendable {
     func clearOutput(wait: Bool) {
         guard !silent else { return }
         kernel.channels.publish("clear_output", parent: request, content: ["wait": .bool(wait)])
+    }
+
+    /// Publishes a comm message from the host on iopub (even for a silent request: the
+    /// front end's widget models must stay in step with the host's).
+    func comm(_ traffic: CommTraffic) {
+        var content: [String: JSONValue] = ["comm_id": .string(traffic.commID), "data": traffic.data]
+        if traffic.kind == .open { content["target_name"] = .string(traffic.targetName ?? "") }
+        kernel.channels.publish(traffic.kind.rawValue, parent: request, content: content,
+                                metadata: traffic.metadata.objectValue ?? [:], buffers: traffic.buffers.map { Data($0) })
     }
 
     func result(data: JSONValue, metadata: JSONValue) {

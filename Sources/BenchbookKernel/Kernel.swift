@@ -75,8 +75,7 @@ public final class Kernel: @unchecked Sendable {
         case "inspect_request": inspect(request)
         case "history_request": historyRequest(request)
         case "comm_info_request": commInfo(request)
-        case "comm_open": commOpen(request)
-        case "comm_msg", "comm_close": break
+        case "comm_open", "comm_msg", "comm_close": commRequest(request)
         case "shutdown_request": shutdown(request, on: shell)
         case "interrupt_request": interrupt(request, on: shell)
         default: unknown(request, on: shell)

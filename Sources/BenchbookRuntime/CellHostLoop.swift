@@ -9,7 +9,9 @@ internal import HostProtocol
 /// (`RTLD_GLOBAL`, so later cells see its symbols; libraries are never unloaded, so their
 /// values stay valid), `run` opens a cell's library and calls its entry point on a fresh
 /// thread (``cellStackBytes`` of stack) while this one waits, `sync` answers when
-/// everything before it is done. After each `run` and `sync` the host leaves a frozen copy
+/// everything before it is done, `comm` delivers a front end's comm message to the
+/// callbacks cells registered, on a fresh thread like a cell (see ``CommTargets``). After
+/// each `run`, `comm` and `sync` the host leaves a frozen copy
 /// of itself (a snapshot); a trap in a cell ends the process after the crash reporter
 /// writes its frames, and the kernel promotes the newest copy to be the host.
 /// - Returns: the process exit status (0 when the kernel closed the pipe).
@@ -36,6 +38,12 @@ public func _benchbookCellHostServe() -> Int32 {
             channel.send(.done(outcome))
             lastCell = cell
             takeSnapshot(afterCell: cell)
+        case .comm(let traffic, let dispatch, let requestID):
+            CommRouter.shared.setPending(traffic, requestID: requestID)
+            let status = bb_run_on_cell_thread(deliverPendingComm, cellStackBytes)
+            channel.send(.done(status >= 0 ? .returned(0) : .couldNotRun("the comm callback's thread could not be started")))
+            lastCell = dispatch
+            takeSnapshot(afterCell: dispatch)
         case .sync(let id):
             channel.send(.synced(id: id))
             takeSnapshot(afterCell: lastCell)
@@ -53,6 +61,13 @@ private func takeSnapshot(afterCell cell: Int) {
         // The interrupt that ended the old host (if any) was not meant for this one.
         bb_clear_interrupt()
     }
+}
+
+/// The entry point of a comm dispatch thread.
+private let deliverPendingComm: bb_cell_entry = {
+    CommRouter.shared.deliverPending()
+    fflush(nil)
+    return 0
 }
 
 /// The stack of a cell's thread: deep recursion in a cell overflows only far beyond what

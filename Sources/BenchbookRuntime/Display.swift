@@ -37,6 +37,10 @@ public struct DisplayHandle: Sendable {
     }
 
     static func show(_ bundle: MimeBundle, displayID: String?, isUpdate: Bool) {
+        if let capture = DisplayCapture.current {
+            capture.display(bundle, displayID, isUpdate)
+            return
+        }
         let channel = KernelChannel.shared
         guard channel.isConnected else {
             if !isUpdate || displayID == nil { print(bundle.data["text/plain"] ?? "") }
@@ -50,6 +54,10 @@ public struct DisplayHandle: Sendable {
 /// - Parameter wait: wait until new output arrives before clearing, which avoids
 ///   flicker in animations and progress displays.
 public func clearOutput(wait: Bool = false) {
+    if let capture = DisplayCapture.current {
+        capture.clear(wait)
+        return
+    }
     let channel = KernelChannel.shared
     guard channel.isConnected else { return }
     channel.send(.clearOutput(wait: wait))

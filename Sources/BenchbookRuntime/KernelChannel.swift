@@ -58,9 +58,11 @@ extension MimeBundle {
     /// The bundle as the cell's result.
     var resultEvent: HostEvent { .result(data: dataJSON, metadata: metadataJSON) }
 
-    private var dataJSON: JSONValue { .object(data.mapValues(JSONValue.string)) }
+    /// The representations as Jupyter's `data` object.
+    var dataJSON: JSONValue { .object(data.mapValues(JSONValue.string).merging(jsonData) { $1 }) }
 
-    private var metadataJSON: JSONValue {
+    /// The per-type metadata as Jupyter's `metadata` object.
+    var metadataJSON: JSONValue {
         guard let size = imageSize else { return [:] }
         return ["image/png": ["width": .number(Double(size.width)), "height": .number(Double(size.height))]]
     }

@@ -1,4 +1,5 @@
 import Foundation
+public import JSONCore
 internal import HostProtocol
 
 /// What a value looks like in a notebook: one representation per MIME type.
@@ -11,6 +12,9 @@ public struct MimeBundle: Sendable, Equatable {
     public var data: [String: String]
     /// Pixel size of the `image/png` representation, sent as display metadata.
     public var imageSize: (width: Int, height: Int)?
+    /// Representations that are JSON documents rather than text (a widget's
+    /// `application/vnd.jupyter.widget-view+json`), keyed by MIME type.
+    public var jsonData: [String: JSONValue] = [:]
 
     /// Creates a bundle with a plain-text representation only.
     /// - Parameter plainText: the `text/plain` representation.
@@ -40,8 +44,18 @@ public struct MimeBundle: Sendable, Equatable {
         return copy
     }
 
+    /// Returns a copy with one more representation that is a JSON document.
+    /// - Parameters:
+    ///   - mimeType: for example `application/vnd.jupyter.widget-view+json`.
+    ///   - json: the document.
+    public func adding(_ mimeType: String, json: JSONValue) -> MimeBundle {
+        var copy = self
+        copy.jsonData[mimeType] = json
+        return copy
+    }
+
     public static func == (lhs: MimeBundle, rhs: MimeBundle) -> Bool {
-        lhs.data == rhs.data && lhs.imageSize?.width == rhs.imageSize?.width
+        lhs.data == rhs.data && lhs.jsonData == rhs.jsonData && lhs.imageSize?.width == rhs.imageSize?.width
             && lhs.imageSize?.height == rhs.imageSize?.height
     }
 }

@@ -22,14 +22,18 @@ public final class CellEngine: @unchecked Sendable {
     public let configuration: EngineConfiguration
     let compiler: CellCompiler
     let parser: CellParserClient
-    private(set) var symbols = SymbolTable()
-    private let supervisor: HostSupervisor
+    var symbols = SymbolTable()
+    let supervisor: HostSupervisor
     /// Libraries of cells that ran, for a replacement host to load.
     private let libraries = CellLibraries()
-    private let background: BackgroundOutput
-    private var cellCounter = 0
+    let background: BackgroundOutput
+    /// The comms open between the front end and the host.
+    let comms = CommRegistry()
+    /// Problems of comm callbacks (a crash, a restore) to tell the user at the next cell.
+    var commNotes: [String] = []
+    var cellCounter = 0
     /// The label of each execution, for messages about snapshots.
-    private var labels: [Int: String] = [:]
+    var labels: [Int: String] = [:]
 
     /// Creates an engine; nothing is started until ``prepare()`` or the first cell.
     public init(configuration: EngineConfiguration) {
@@ -37,7 +41,7 @@ public final class CellEngine: @unchecked Sendable {
         compiler = CellCompiler(configuration: configuration)
         parser = CellParserClient(executable: configuration.parserExecutable.path)
         let libraries = self.libraries
-        let background = BackgroundOutput()
+        let background = BackgroundOutput(comms: comms)
         self.background = background
         supervisor = HostSupervisor(
             launch: .init(executable: configuration.hostExecutable.path, library: configuration.library.path),
@@ -90,9 +94,12 @@ public final class CellEngine: @unchecked Sendable {
     public func execute(_ code: String, label: String, stamp: ClientStamp? = nil, output: CellOutput) -> CellError? {
         background.setOutput(output)
         reportHostLosses(to: output)
+        for note in commNotes { output.stream(name: "stderr", text: note + "\n") }
+        commNotes.removeAll()
         cellCounter += 1
         let id = CellID(cellCounter)
         labels[id.rawValue] = label
+        background.setExecution(id.rawValue)
         let cancellation = CellCancellation()
         let sink = supervisor.beginCompile(id, stamp: stamp, cancellation: cancellation)
         let prepared = prepare(code, label: label, id: id, cancellation: cancellation)
@@ -107,11 +114,11 @@ public final class CellEngine: @unchecked Sendable {
         let reader = CellRunReader(sink: sink, output: output, answerInput: { [supervisor] answer in
             supervisor.sendInputReply(id, answer)
         }, symbolizer: configuration.toolsDirectory.appendingPathComponent("llvm-symbolizer"),
-           cellDirectory: configuration.workDirectory)
+           cellDirectory: configuration.workDirectory, comms: comms, execution: id.rawValue)
         let outcome = reader.read()
         Trace.step("load and run", since: started)
         for note in supervisor.takeNotes() { output.stream(name: "stderr", text: note + "\n") }
-        return finish(cell, id: id, outcome: outcome, label: label)
+        return finish(cell, id: id, outcome: outcome, label: label, output: output)
     }
 
     // MARK: Steps
@@ -191,7 +198,8 @@ public final class CellEngine: @unchecked Sendable {
     }
 
     /// Records what a run left behind and says how it went.
-    private func finish(_ cell: CompiledCell, id: CellID, outcome: CellRunOutcome, label: String) -> CellError? {
+    private func finish(_ cell: CompiledCell, id: CellID, outcome: CellRunOutcome, label: String,
+                        output: CellOutput) -> CellError? {
         switch outcome {
         case .completed(let bound, let thrown):
             remember(cell, id: id, bound: bound)
@@ -200,13 +208,16 @@ public final class CellEngine: @unchecked Sendable {
             return CellError(name: "LoadError", value: message)
         case .crashed(let message, let location, let status):
             remember(cell, id: id, bound: 0)
+            closeComms(openedAfter: 0, output: output)
             return CellErrorReport.crash(message: message, location: location, status: status, label: label,
                                          lost: symbols.markVariablesLost())
         case .killedAfterInterrupt:
             remember(cell, id: id, bound: 0)
+            closeComms(openedAfter: 0, output: output)
             return CellErrorReport.interruptKilled(lost: symbols.markVariablesLost())
         case .restored(let message, let location, let status, let afterInterrupt, let afterCell):
             // The host is the copy taken before this cell ran: nothing of it is kept.
+            closeComms(openedAfter: afterCell, output: output)
             let restoration = CellErrorReport.Restoration(
                 afterLabel: labels[afterCell], seconds: supervisor.takeRestoreSeconds(for: id) ?? 0,
                 lost: symbols.markVariablesLost(after: afterCell))
@@ -227,7 +238,7 @@ public final class CellEngine: @unchecked Sendable {
     }
 
     /// Tells the user about hosts that died between cells (their values are gone).
-    private func reportHostLosses(to output: CellOutput) {
+    func reportHostLosses(to output: CellOutput) {
         for loss in supervisor.takeHostLosses() {
             let text: String
             if let restored = loss.restored {
@@ -235,8 +246,10 @@ public final class CellEngine: @unchecked Sendable {
                     afterLabel: labels[restored.afterCell], seconds: restored.seconds,
                     lost: symbols.markVariablesLost(after: restored.afterCell))
                 text = CellErrorReport.hostRestoredBetweenCells(status: loss.status, restored: restoration)
+                closeComms(openedAfter: restored.afterCell, output: output)
             } else {
                 text = CellErrorReport.hostLostBetweenCells(status: loss.status, lost: symbols.markVariablesLost())
+                closeComms(openedAfter: 0, output: output)
             }
             output.stream(name: "stderr", text: text + "\n")
         }
@@ -260,13 +273,23 @@ final class CellLibraries: Sendable {
 /// started) to the last cell's output, as ipykernel does.
 final class BackgroundOutput: @unchecked Sendable {
     private let lock = NSLock()
+    private let comms: CommRegistry
     private var output: CellOutput?
+    private var execution = 0
     private var standardOutput = UTF8Stream(), standardError = UTF8Stream()
     private var errorFilter = StackTraceFilter()
+
+    /// Records comms opened between runs against the open comm registry.
+    init(comms: CommRegistry) { self.comms = comms }
 
     /// Makes `output` the destination from now on.
     func setOutput(_ output: CellOutput) {
         lock.withLock { self.output = output }
+    }
+
+    /// The execution that comms opened between runs are counted in (the latest).
+    func setExecution(_ execution: Int) {
+        lock.withLock { self.execution = execution }
     }
 
     /// Delivers one output (called on a host reader thread).
@@ -283,6 +306,9 @@ final class BackgroundOutput: @unchecked Sendable {
             case .event(.display(let display)):
                 output.display(data: display.data, metadata: display.metadata, displayID: display.displayID,
                                isUpdate: display.isUpdate)
+            case .event(.comm(let traffic)):
+                comms.record(traffic, during: execution)
+                output.comm(traffic)
             default:
                 break
             }

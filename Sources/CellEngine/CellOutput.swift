@@ -5,7 +5,7 @@ import JSONCore
 /// Thread rules: called on the thread that called ``CellEngine/execute(_:label:stamp:output:)``
 /// while the cell runs. Output written between cells by a thread an earlier cell started
 /// goes to the last cell's output (as ipykernel does), on a host reader thread: only
-/// `stream` and `display` are called that way.
+/// `stream`, `display` and `comm` are called that way.
 public protocol CellOutput: AnyObject, Sendable {
     /// Text the cell wrote to `stdout` or `stderr`, as it was written.
     func stream(name: String, text: String)
@@ -15,6 +15,9 @@ public protocol CellOutput: AnyObject, Sendable {
     func result(data: JSONValue, metadata: JSONValue)
     /// Clears the cell's output so far.
     func clearOutput(wait: Bool)
+    /// A comm message from code in the host (a widget opened, updated or closed), or a
+    /// close of a comm that the host lost.
+    func comm(_ traffic: CommTraffic)
     /// Asks the user for a line of input.
     /// - Parameters:
     ///   - prompt: shown before the input box.

@@ -13,6 +13,11 @@ public enum HostCommand: FramedMessage {
     case inputReply(InputReply)
     /// Answered by ``HostEvent/synced(id:)`` once every earlier command was handled.
     case sync(id: Int)
+    /// Deliver a front end's comm message to the callbacks a cell registered. Handled like
+    /// a run: the callbacks run on a fresh thread, output and comm events follow, then
+    /// ``HostEvent/done(_:)``, then a snapshot after execution `dispatch`. `requestID` is
+    /// the `msg_id` of the request that carried it (an Output widget captures by it).
+    case comm(CommTraffic, dispatch: Int, requestID: String)
 
     /// The command as a JSON object.
     public var json: JSONValue {
@@ -25,6 +30,10 @@ public enum HostCommand: FramedMessage {
             JSONValue.object(["command": "input_reply"]).merging(reply.json)
         case .sync(let id):
             ["command": "sync", "id": .number(Double(id))]
+        case .comm(let traffic, let dispatch, let requestID):
+            JSONValue.object(traffic.members).merging([
+                "command": "comm", "dispatch": .number(Double(dispatch)), "request_id": .string(requestID),
+            ])
         }
     }
 
@@ -45,6 +54,9 @@ public enum HostCommand: FramedMessage {
         case "sync":
             guard let id = json["id"]?.intValue else { throw unknown }
             self = .sync(id: id)
+        case "comm":
+            guard let traffic = CommTraffic(json: json), let dispatch = json["dispatch"]?.intValue else { throw unknown }
+            self = .comm(traffic, dispatch: dispatch, requestID: json["request_id"]?.stringValue ?? "")
         default:
             throw unknown
         }

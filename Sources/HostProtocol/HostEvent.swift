@@ -20,6 +20,8 @@ public enum HostEvent: FramedMessage {
     case loadFailed(library: String, message: String)
     /// Every command before ``HostCommand/sync(id:)`` was handled.
     case synced(id: Int)
+    /// Code in the host opened a comm, sent on one, or closed one (a widget's state).
+    case comm(CommTraffic)
 
     /// A display or an update of one.
     public struct Display: Sendable, Equatable {
@@ -92,6 +94,8 @@ public enum HostEvent: FramedMessage {
             return ["event": "load_failed", "library": .string(library), "error": .string(message)]
         case .synced(let id):
             return ["event": "synced", "id": .number(Double(id))]
+        case .comm(let traffic):
+            return JSONValue.object(traffic.members).merging(["event": "comm"])
         }
     }
 
@@ -127,6 +131,9 @@ public enum HostEvent: FramedMessage {
         case "synced":
             guard let id = json["id"]?.intValue else { throw unknown }
             self = .synced(id: id)
+        case "comm":
+            guard let traffic = CommTraffic(json: json) else { throw unknown }
+            self = .comm(traffic)
         default:
             throw unknown
         }

@@ -18,6 +18,8 @@ public final class RecordingOutput: CellOutput, @unchecked Sendable {
     public func display(data: JSONValue, metadata: JSONValue, displayID: String?, isUpdate: Bool) { displays.append(data) }
     public var clears = 0
     public func clearOutput(wait: Bool) { clears += 1 }
+    public var comms: [CommTraffic] = []
+    public func comm(_ traffic: CommTraffic) { comms.append(traffic) }
     public func result(data: JSONValue, metadata: JSONValue) { results.append(data["text/plain"]?.stringValue ?? "") }
     public func requestInput(prompt: String, password: Bool, isStopped: () -> Bool) -> InputAnswer {
         inputAnswer.map(InputAnswer.text) ?? .notAllowed

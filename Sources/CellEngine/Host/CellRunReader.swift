@@ -35,6 +35,10 @@ struct CellRunReader {
     /// `llvm-symbolizer`, and the directory of cell libraries, to place a crash.
     let symbolizer: URL
     let cellDirectory: URL
+    /// The open comms, updated as comm events pass.
+    let comms: CommRegistry
+    /// The execution the run belongs to (a cell's or a comm dispatch's).
+    let execution: Int
 
     func read() -> CellRunOutcome {
         var standardOutput = UTF8Stream(), standardError = UTF8Stream()
@@ -69,6 +73,9 @@ struct CellRunReader {
                     thrown = error
                 case .loadFailed(let library, let message):
                     showError("could not load \(library): \(message)\n")
+                case .comm(let traffic):
+                    comms.record(traffic, during: execution)
+                    output.comm(traffic)
                 case .done, .synced:
                     break
                 }
