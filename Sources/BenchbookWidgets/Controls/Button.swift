@@ -13,7 +13,7 @@ public final class Button: DescribedControl, @unchecked Sendable {
         ], style: Style(model: "ButtonStyleModel", attributes: [
             "button_color": .null, "font_family": .null, "font_size": .null, "font_style": .null,
             "font_variant": .null, "font_weight": .null, "text_color": .null, "text_decoration": .null,
-        ], describesLabel: false))
+        ], describesLabel: false), hasHTMLFlag: false)
     }
 
     override var describedAttributes: [String] { ["description"] }

@@ -64,7 +64,8 @@ public class Control: Widget, @unchecked Sendable {
     init(kind: String, name: ModelName, state: [String: JSONValue], binary: [String: [UInt8]] = [:], style: Style? = nil) {
         let layout = Layout()
         self.layout = layout
-        var full = state
+        var full: [String: JSONValue] = ["_dom_classes": [], "tabbable": .null, "tooltip": .null]
+        full.merge(state) { $1 }
         full["layout"] = WidgetState.reference(to: layout.modelID)
         if let style { full["style"] = WidgetState.reference(to: style.modelID) }
         super.init(kind: kind, name: name, state: full, binary: binary)
@@ -77,11 +78,13 @@ public class DescribedControl: Control, @unchecked Sendable {
     /// Its style (description width and the control's own style attributes).
     public let style: Style
 
-    init(kind: String, name: ModelName, description: String, state: [String: JSONValue], style: Style) {
+    /// - Parameter hasHTMLFlag: the model has `description_allow_html` (all but a button).
+    init(kind: String, name: ModelName, description: String, state: [String: JSONValue], style: Style,
+         hasHTMLFlag: Bool = true) {
         self.style = style
         var full = state
         full["description"] = .string(description)
-        full["description_allow_html"] = false
+        if hasHTMLFlag { full["description_allow_html"] = false }
         super.init(kind: kind, name: name, state: full, style: style)
     }
 

@@ -38,8 +38,7 @@ public class Widget: NotebookDisplayable, CustomStringConvertible, @unchecked Se
     ///   - binary: attributes whose values are bytes (sent as buffers).
     init(kind: String, name: ModelName, state: [String: JSONValue], binary: [String: [UInt8]] = [:]) {
         self.kind = kind
-        var full: [String: JSONValue] = ["_dom_classes": [], "tabbable": .null, "tooltip": .null]
-        full.merge(name.state) { $1 }
+        var full = name.state
         full.merge(state) { $1 }
         self.state = full
         self.binary = binary

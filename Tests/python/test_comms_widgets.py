@@ -1,0 +1,238 @@
+"""Comms and widgets (issue 14) through a real jupyter_client: the front end's side is
+played by the test, sending comm messages on shell as JupyterLab's widget manager does.
+
+Covers: widget comm_open state against ipywidgets 8's own state, update -> echo_update
+and observer, request_state, binary buffers both ways, comm_info with and without a
+target filter, front-end comm_open to a registered and to an unknown target, comm_close
+both ways, a callback that throws (reported, kernel alive), one that traps (host restored,
+comms kept), and a fresh host (no snapshot): widgets closed with a message."""
+import os
+import signal
+import time
+
+import ipywidgets
+import pytest
+
+from kernel_helpers import errors, results, run_cell, text_of
+from test_recovery import host_pid
+from test_kernel_seam import children
+
+
+def send_comm(kc, msg_type, content, buffers=None, timeout=30):
+    """Sends a comm message on shell and returns its iopub messages up to its idle."""
+    msg = kc.session.msg(msg_type, content)
+    kc.session.send(kc.shell_channel.socket, msg, buffers=buffers or [])
+    outputs, busy = [], False
+    deadline = time.time() + timeout
+    while True:
+        m = kc.get_iopub_msg(timeout=max(0.1, deadline - time.time()))
+        if m["parent_header"].get("msg_id") != msg["header"]["msg_id"]:
+            continue
+        if m["msg_type"] == "status":
+            if m["content"]["execution_state"] == "busy":
+                busy = True
+            elif busy:
+                return outputs
+            continue
+        outputs.append(m)
+
+
+def opened(outputs, model=None):
+    """The comm_open messages, only those of one model name when given."""
+    found = [m for m in outputs if m["msg_type"] == "comm_open"]
+    if model:
+        found = [m for m in found if m["content"]["data"]["state"].get("_model_name") == model]
+    return found
+
+
+def comm_info(kc, target=None):
+    content = {} if target is None else {"target_name": target}
+    msg = kc.session.msg("comm_info_request", content)
+    kc.shell_channel.send(msg)
+    while True:
+        reply = kc.get_shell_msg(timeout=10)
+        if reply["parent_header"].get("msg_id") == msg["header"]["msg_id"]:
+            return reply["content"]
+
+
+SWIFT_WIDGETS = {
+    "IntSlider": 'IntSlider(value: 3, range: 0...10, label: "n")',
+    "FloatSlider": "FloatSlider(value: 0.5, range: 0...1, step: 0.05)",
+    "Checkbox": 'Checkbox(value: true, label: "Invert")',
+    "Dropdown": 'Dropdown(options: ["a", "b"], value: "b")',
+    "ToggleButtons": 'ToggleButtons(options: ["box", "bilinear"])',
+    "Button": 'Button(label: "Go")',
+    "Label": 'Label("hello")',
+    "HTML": 'HTML("<b>hi</b>")',
+    "Image": "ImageWidget(png: Data([137, 80, 78, 71]))",
+    "Output": "Output()",
+    "HBox": "HBox([Label(\"a\")])",
+    "VBox": "VBox([Label(\"a\")])",
+}
+MODEL_NAMES = {"Image": "ImageModel", "HBox": "HBoxModel", "VBox": "VBoxModel", "Output": "OutputModel"}
+
+
+def test_widget_state_matches_ipywidgets_and_displays_with_a_text_fallback(kernel):
+    km, kc = kernel
+    for kind, code in SWIFT_WIDGETS.items():
+        reply, outputs = run_cell(kc, "import Foundation\n" + code)
+        assert reply["status"] == "ok", (kind, reply)
+        reference = getattr(ipywidgets, kind)()
+        model = reference.get_state()["_model_name"]
+        [opening] = opened(outputs, model)
+        assert opening["content"]["target_name"] == "jupyter.widget"
+        assert opening["metadata"] == {"version": "2.1.0"}
+        state = opening["content"]["data"]["state"]
+        paths = opening["content"]["data"]["buffer_paths"]
+        assert sorted(set(state) | {p[0] for p in paths}) == sorted(reference.get_state()), kind
+        for key in ["_model_name", "_model_module", "_model_module_version", "_view_name", "_view_module",
+                    "_view_module_version"]:
+            assert state[key] == reference.get_state()[key], (kind, key)
+        if hasattr(reference, "style"):
+            style_id = state["style"].removeprefix("IPY_MODEL_")
+            [style] = [m for m in opened(outputs) if m["content"]["comm_id"] == style_id]
+            assert sorted(style["content"]["data"]["state"]) == sorted(reference.style.get_state()), kind
+        layout_id = state["layout"].removeprefix("IPY_MODEL_")
+        [layout] = [m for m in opened(outputs) if m["content"]["comm_id"] == layout_id]
+        assert sorted(layout["content"]["data"]["state"]) == sorted(ipywidgets.Layout().get_state())
+        [shown] = [m for m in outputs if m["msg_type"] == "execute_result"]
+        view = shown["content"]["data"]["application/vnd.jupyter.widget-view+json"]
+        assert view == {"model_id": opening["content"]["comm_id"], "version_major": 2, "version_minor": 0}
+        assert shown["content"]["data"]["text/plain"]
+        if kind == "Image":
+            assert paths == [["value"]] and opening["buffers"][0] == bytes([137, 80, 78, 71])
+
+
+def test_update_is_echoed_and_observed_and_request_state_sends_everything(kernel):
+    km, kc = kernel
+    _, outputs = run_cell(kc, 'let s = IntSlider(value: 3, range: 0...10)\ns.observe { print("now", $0) }')
+    [slider] = opened(outputs, "IntSliderModel")
+    comm_id = slider["content"]["comm_id"]
+    update = {"method": "update", "state": {"value": 7}, "buffer_paths": []}
+    answer = send_comm(kc, "comm_msg", {"comm_id": comm_id, "data": update})
+    [echo] = [m for m in answer if m["msg_type"] == "comm_msg"]
+    assert echo["content"]["data"] == {"method": "echo_update", "state": {"value": 7}, "buffer_paths": []}
+    assert text_of(answer) == "now 7\n"
+    _, outputs = run_cell(kc, "s.value")
+    assert results(outputs) == ["7"]
+    # A change made in code goes out as an update (on the cell's parent).
+    _, outputs = run_cell(kc, "s.value = 9")
+    updates = [m["content"]["data"] for m in outputs if m["msg_type"] == "comm_msg"]
+    assert {"method": "update", "state": {"value": 9}, "buffer_paths": []} in updates, updates
+    answer = send_comm(kc, "comm_msg", {"comm_id": comm_id, "data": {"method": "request_state"}})
+    [full] = [m["content"]["data"] for m in answer if m["msg_type"] == "comm_msg"]
+    assert full["method"] == "update" and full["state"]["value"] == 9 and full["state"]["max"] == 10
+
+
+def test_linked_values_and_a_button_click(kernel):
+    km, kc = kernel
+    _, outputs = run_cell(kc, "let a = IntSlider(value: 1)\nlet b = IntSlider(value: 5)\nlink(a, b)\n"
+                              'let go = Button(label: "Go")\nvar clicks = 0\ngo.onClick { _ in clicks += 1 }')
+    [a, b] = opened(outputs, "IntSliderModel")
+    [button] = opened(outputs, "ButtonModel")
+    answer = send_comm(kc, "comm_msg", {"comm_id": a["content"]["comm_id"],
+                                        "data": {"method": "update", "state": {"value": 42}, "buffer_paths": []}})
+    follow = [m["content"] for m in answer if m["msg_type"] == "comm_msg"]
+    assert {"comm_id": b["content"]["comm_id"],
+            "data": {"method": "update", "state": {"value": 42}, "buffer_paths": []}} in follow, follow
+    send_comm(kc, "comm_msg", {"comm_id": button["content"]["comm_id"],
+                               "data": {"method": "custom", "content": {"event": "click"}}})
+    _, outputs = run_cell(kc, "(b.value, clicks)")
+    assert results(outputs) == ["(42, 1)"]
+
+
+ECHO_TARGET = '''
+CommTargets.register("bench.echo") { comm, opening in
+    comm.send(["opened_with": opening.data], buffers: opening.buffers)
+    comm.onMessage { message in
+        if message.data["throw"] != nil { throw CocoaError(.fileNoSuchFile) }
+        if message.data["trap"] != nil { let empty: [Int] = []; print(empty[1]) }
+        comm.send(["got": message.data], buffers: message.buffers.map { Array($0.reversed()) })
+    }
+    comm.onClose { _ in print("closed by the front end") }
+}
+'''
+
+
+def test_front_end_comms_round_trip_with_buffers_and_info_filters(kernel):
+    km, kc = kernel
+    reply, _ = run_cell(kc, "import Foundation\n" + ECHO_TARGET)
+    assert reply["status"] == "ok", reply
+    reply, outputs = run_cell(kc, 'let mine = Comm(targetName: "bench.kernel-side", data: ["x": 1])')
+    [mine] = opened(outputs)
+    assert mine["content"]["target_name"] == "bench.kernel-side" and mine["content"]["data"] == {"x": 1}
+
+    answer = send_comm(kc, "comm_open", {"comm_id": "front-1", "target_name": "bench.echo", "data": {"hello": 1}},
+                       buffers=[b"\x00\x01\x02"])
+    [first] = [m for m in answer if m["msg_type"] == "comm_msg"]
+    assert first["content"] == {"comm_id": "front-1", "data": {"opened_with": {"hello": 1}}}
+    assert first["buffers"] == [b"\x00\x01\x02"]
+    answer = send_comm(kc, "comm_msg", {"comm_id": "front-1", "data": {"n": 2}}, buffers=[b"abc", b"\xff\x00"])
+    [echo] = [m for m in answer if m["msg_type"] == "comm_msg"]
+    assert echo["content"]["data"] == {"got": {"n": 2}} and echo["buffers"] == [b"cba", b"\x00\xff"]
+
+    everything = comm_info(kc)["comms"]
+    assert everything == {mine["content"]["comm_id"]: {"target_name": "bench.kernel-side"},
+                          "front-1": {"target_name": "bench.echo"}}
+    assert comm_info(kc, "bench.echo")["comms"] == {"front-1": {"target_name": "bench.echo"}}
+    assert comm_info(kc, "nothing.here")["comms"] == {}
+
+    answer = send_comm(kc, "comm_close", {"comm_id": "front-1", "data": {}})
+    assert text_of(answer) == "closed by the front end\n"
+    assert "front-1" not in comm_info(kc)["comms"]
+    _, outputs = run_cell(kc, "mine.close()")
+    assert [m["content"]["comm_id"] for m in outputs if m["msg_type"] == "comm_close"] == [mine["content"]["comm_id"]]
+    assert comm_info(kc)["comms"] == {}
+
+    answer = send_comm(kc, "comm_open", {"comm_id": "front-2", "target_name": "no.such.target", "data": {}})
+    assert [m["content"]["comm_id"] for m in answer if m["msg_type"] == "comm_close"] == ["front-2"]
+    assert "no comm target 'no.such.target'" in text_of(answer, "stderr")
+    answer = send_comm(kc, "comm_msg", {"comm_id": "never-opened", "data": {}})
+    assert [m["content"]["comm_id"] for m in answer if m["msg_type"] == "comm_close"] == ["never-opened"]
+
+
+def test_a_throwing_callback_is_reported_and_a_trapping_one_is_restored(kernel):
+    km, kc = kernel
+    run_cell(kc, "import Foundation\n" + ECHO_TARGET)
+    send_comm(kc, "comm_open", {"comm_id": "c1", "target_name": "bench.echo", "data": {}})
+    answer = send_comm(kc, "comm_msg", {"comm_id": "c1", "data": {"throw": True}})
+    report = text_of(answer, "stderr")
+    assert "CocoaError thrown while handling a message for comm c1" in report, report
+    assert "bench.echo" in report
+    reply, outputs = run_cell(kc, "1 + 1")
+    assert results(outputs) == ["2"]
+
+    run_cell(kc, "var kept = 41")
+    pid = host_pid(km)
+    answer = send_comm(kc, "comm_msg", {"comm_id": "c1", "data": {"trap": True}})
+    report = text_of(answer, "stderr")
+    assert "Crash" in report and "Index out of range" in report, report
+    assert "In[" in report and "line" in report, report     # where: the closure's cell and line
+    assert "restored the cell host" in report, report
+    assert host_pid(km) != pid
+    # The comm survived in the snapshot: it still answers.
+    answer = send_comm(kc, "comm_msg", {"comm_id": "c1", "data": {"n": 1}})
+    assert [m["content"]["data"] for m in answer if m["msg_type"] == "comm_msg"] == [{"got": {"n": 1}}]
+    reply, outputs = run_cell(kc, "kept + 1")
+    assert results(outputs) == ["42"], (reply, outputs)
+    assert "A comm callback" in text_of(outputs, "stderr") or "comm callback" in text_of(outputs, "stderr")
+
+
+def test_a_fresh_host_closes_widgets_and_says_to_rerun(kernel):
+    km, kc = kernel
+    _, outputs = run_cell(kc, 'let t = IntSlider(value: 4, label: "t")')
+    ids = {m["content"]["comm_id"] for m in opened(outputs)}
+    assert len(ids) == 3   # style, layout, slider
+    for pid, name in children(host_pid(km)):
+        os.kill(pid, signal.SIGKILL)  # the snapshots
+    time.sleep(0.3)
+    os.kill(host_pid(km), signal.SIGKILL)
+    time.sleep(1.5)
+    reply, outputs = run_cell(kc, "2 + 2")
+    closed = {m["content"]["comm_id"] for m in outputs if m["msg_type"] == "comm_close"}
+    assert closed == ids
+    assert "re-run the cells that create them" in text_of(outputs, "stderr")
+    assert comm_info(kc)["comms"] == {}
+    # The front end's stale model gets a close, not silence.
+    answer = send_comm(kc, "comm_msg", {"comm_id": next(iter(ids)), "data": {"method": "request_state"}})
+    assert [m["msg_type"] for m in answer] == ["comm_close"]
