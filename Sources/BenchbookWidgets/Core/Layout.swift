@@ -71,6 +71,15 @@ public class Control: Widget, @unchecked Sendable {
         super.init(kind: kind, name: name, state: full, binary: binary)
         parts = [layout] + (style.map { [$0] } ?? [])
     }
+
+    /// Adds a CSS class to the widget's element (`_dom_classes`), to style it or to find it
+    /// in the page. Returns the widget, so it can be written where the widget is made.
+    @discardableResult
+    public func addClass(_ name: String) -> Self {
+        let classes = (attribute("_dom_classes")?.arrayValue ?? []) + [.string(name)]
+        set(["_dom_classes": .array(classes)])
+        return self
+    }
 }
 
 /// A control with a description label in front of it.

@@ -59,7 +59,9 @@ public class Widget: NotebookDisplayable, CustomStringConvertible, @unchecked Se
 
     /// The widget as a display: its view in a front end with widgets, its description elsewhere.
     public var mimeBundle: MimeBundle {
-        MimeBundle(plainText: description).adding("application/vnd.jupyter.widget-view+json", json: [
+        // One line of text stands for the widget where it cannot be drawn (as ipywidgets: 110 characters).
+        let text = description.count > 110 ? String(description.prefix(110)) + "…" : description
+        return MimeBundle(plainText: text).adding("application/vnd.jupyter.widget-view+json", json: [
             "model_id": .string(modelID), "version_major": 2, "version_minor": 0,
         ])
     }
