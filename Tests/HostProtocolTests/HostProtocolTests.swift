@@ -9,6 +9,10 @@ import Testing
     static let commands: [HostCommand] = [
         .load(library: "/tmp/w/libCell1.so"), .run(cell: 7, library: "/tmp/w/libCell7.so", symbol: "benchbook_cell7_main"),
         .inputReply(.value("typed ✓")), .inputReply(.notAllowed), .inputReply(.interrupted), .sync(id: 3),
+        .comm(CommTraffic(.open, commID: "c1", targetName: "jupyter.widget", data: ["state": ["value": 3]],
+                          metadata: ["version": "2.1.0"], buffers: [[], [0], [0, 255, 1], Array(0...255)]),
+              dispatch: 12, requestID: "req-1"),
+        .comm(CommTraffic(.close, commID: "c1"), dispatch: 13, requestID: ""),
     ]
 
     static let events: [HostEvent] = [
@@ -20,7 +24,16 @@ import Testing
         .finished(bound: 0, error: .init(typeName: "Failure", description: "bad")),
         .done(.returned(1)), .done(.couldNotRun("undefined symbol: x")),
         .loadFailed(library: "/tmp/libCell2.so", message: "no such file"), .synced(id: 9),
+        .comm(CommTraffic(.message, commID: "c2", data: ["method": "update"], buffers: [[1, 2, 3, 4, 5]])),
     ]
+
+    @Test func commBuffersAreStandardBase64InTheFrame() throws {
+        let event = HostEvent.comm(CommTraffic(.message, commID: "c", buffers: [Array("Man".utf8), Array("Ma".utf8), [0xFB, 0xFF]]))
+        #expect(event.json["buffers"] == ["TWFu", "TWE=", "+/8="])
+        var damaged = event.json.objectValue!
+        damaged["buffers"] = ["TW=u"]
+        #expect(throws: FramingError.self) { try HostEvent(json: .object(damaged)) }
+    }
 
     @Test(arguments: commands)
     func commandsSurviveTheirFrame(command: HostCommand) throws {

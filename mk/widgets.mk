@@ -1,0 +1,18 @@
+# Comms and widgets (issue 14): the comm and widget protocol through jupyter_client, and the
+# notebook 04 explorer in JupyterLab through Debian's Chromium (Playwright, no browser
+# download). Screenshots of the browser test go to .build/test-artifacts/browser-widgets/.
+
+.PHONY: test-widgets test-widgets-browser bench-widgets
+
+test-widgets: kernelspec ## comms and widgets through jupyter_client (echo, buffers, comm_info, crashes)
+	$(PYTHON) -m pytest -q Tests/python/test_comms_widgets.py
+
+test-widgets-browser: kernelspec notebook-data models ## notebook 04's explorer in JupyterLab + Chromium
+	$(PYTHON) -m pytest -q -s Tests/python/test_browser_widgets.py
+
+# Median slider-to-image latency of the explorer in the browser: results/widget-latency.json.
+bench-widgets: kernelspec notebook-data models ## slider-to-image latency in the browser (results/)
+	BENCHBOOK_RECORD_RESULTS=1 BENCHBOOK_BROWSER_STEPS=30 $(PYTHON) -m pytest -q -s Tests/python/test_browser_widgets.py
+
+TEST_TARGETS += test-widgets test-widgets-browser
+RUN_TARGETS  += bench-widgets
