@@ -17,6 +17,9 @@ public final class Kernel: @unchecked Sendable {
     private(set) lazy var completion = CodeCompletion(engine: engine)
     var state = ExecutionState()
     var history = History()
+    /// Shell requests already read from the socket (while looking for a newer widget
+    /// update behind a stale one), served before the socket is read again. Shell thread only.
+    var readAhead = ShellQueue()
 
     /// Binds the sockets of a connection file.
     /// - Parameters:
@@ -42,7 +45,7 @@ public final class Kernel: @unchecked Sendable {
         // the first cell; the supervisor starts exactly one.
         engine.prepare()
         while true {
-            guard let request = channels.receive(on: channels.shell, channel: "shell") else { continue }
+            guard let request = readAhead.next() ?? channels.receive(on: channels.shell, channel: "shell") else { continue }
             handleShell(request)
             while state.phase == .aborting { abortQueuedExecutions() }
         }

@@ -236,3 +236,30 @@ def test_a_fresh_host_closes_widgets_and_says_to_rerun(kernel):
     # The front end's stale model gets a close, not silence.
     answer = send_comm(kc, "comm_msg", {"comm_id": next(iter(ids)), "data": {"method": "request_state"}})
     assert [m["msg_type"] for m in answer] == ["comm_close"]
+
+
+def test_stale_updates_behind_a_newer_one_are_skipped_but_answered(kernel):
+    km, kc = kernel
+    _, outputs = run_cell(kc, 'import Foundation\nlet slow = IntSlider(value: 0, range: 0...100)\n'
+                              'slow.observe { print("ran", $0); usleep(150_000) }')
+    [slider] = opened(outputs, "IntSliderModel")
+    comm_id = slider["content"]["comm_id"]
+    sent = []
+    for value in range(1, 9):   # a fast drag: eight values, no waiting
+        msg = kc.session.msg("comm_msg", {"comm_id": comm_id, "data": {
+            "method": "update", "state": {"value": value * 10}, "buffer_paths": []}})
+        kc.shell_channel.send(msg)
+        sent.append(msg["header"]["msg_id"])
+    idle, ran = set(), []
+    deadline = time.time() + 30
+    while idle != set(sent):
+        m = kc.get_iopub_msg(timeout=max(0.1, deadline - time.time()))
+        parent = m["parent_header"].get("msg_id")
+        if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle" and parent in sent:
+            idle.add(parent)
+        if m["msg_type"] == "stream" and parent in sent:
+            ran += [int(line.split()[1]) for line in m["content"]["text"].splitlines()]
+    assert ran[-1] == 80 and len(ran) < 8, ran     # the newest value ran; stale ones were skipped
+    assert ran == sorted(ran)
+    _, outputs = run_cell(kc, "slow.value")
+    assert results(outputs) == ["80"]

@@ -44,8 +44,9 @@ extension Kernel {
     /// Answers every execute request already queued with `aborted` (stop_on_error).
     /// Called after the failed request's `idle`, so each request's status pair stays together.
     func abortQueuedExecutions() {
-        while channels.shell.waitForInput(milliseconds: 0) {
-            guard let queued = channels.receive(on: channels.shell, channel: "shell") else { continue }
+        while true {
+            readAhead.fill(from: channels)
+            guard let queued = readAhead.next() else { break }
             if queued.type != "execute_request" {
                 handleShell(queued)
                 continue
