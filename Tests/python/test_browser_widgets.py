@@ -4,9 +4,10 @@ through Debian's Chromium by Playwright. The test runs the notebook, moves the c
 threshold slider and toggles Invert, and checks that the 28x28 model input changes (pixel
 difference) and the prediction text follows.
 
-Measured: time from a threshold typed into the slider's readout (Enter) to the new model-input image in the page (a
-MutationObserver on the image's `src`), over several steps; the median is printed and, with
-BENCHBOOK_RECORD_RESULTS=1, written to results/widget-latency.{json,md}.
+Measured: time from a threshold typed into the slider's readout (Enter) to the new
+model-input image in the page (a MutationObserver on the image's `src`), over several
+steps; the median is printed and, with BENCHBOOK_RECORD_RESULTS=1, written to
+results/widget-latency.json.
 
 Screenshots of each step are kept in .build/test-artifacts/browser-widgets/ (gitignored).
 """
