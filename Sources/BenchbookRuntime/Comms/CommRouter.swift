@@ -14,6 +14,11 @@ final class CommRouter: @unchecked Sendable {
     private var targets: [String: (Comm, CommMessage) throws -> Void] = [:]
     /// The message the serving loop hands to the next dispatch thread.
     private var pending: (traffic: CommTraffic, requestID: String)?
+    /// The `msg_id` of the front-end request whose message is being delivered, if any.
+    private var handling: String?
+
+    /// The `msg_id` of the front-end request whose callbacks run now (nil in a cell).
+    var requestBeingHandled: String? { lock.withLock { handling } }
 
     func register(_ comm: Comm) { lock.withLock { comms[comm.id] = comm } }
     func unregister(_ id: String) { _ = lock.withLock { comms.removeValue(forKey: id) } }
@@ -35,6 +40,8 @@ final class CommRouter: @unchecked Sendable {
             defer { pending = nil }
             return pending.map { ($0.traffic, $0.requestID) }
         }) else { return }
+        lock.withLock { handling = requestID }
+        defer { lock.withLock { handling = nil } }
         deliver(traffic, requestID: requestID)
     }
 

@@ -35,6 +35,11 @@ public enum CommTargets {
         CommRouter.shared.report(error, while: activity)
     }
 
+    /// The `msg_id` of the front end's request whose comm callbacks are running now, or
+    /// nil (in a cell, or between messages). Output a callback produces belongs to that
+    /// request; an Output widget that captures by `msg_id` uses it.
+    public static var requestBeingHandled: String? { CommRouter.shared.requestBeingHandled }
+
     /// The comms open now, by id, with their target names.
     public static var openComms: [String: String] { CommRouter.shared.openComms }
 }

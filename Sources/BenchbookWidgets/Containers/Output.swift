@@ -11,12 +11,13 @@ public import JSONCore
 /// out.replace { display(chart) }   // replaces what it shows, in place
 /// ```
 ///
-/// Captured displays are kept in the model's `outputs` list, so they show in every view
-/// and are saved with the notebook's widget state. `print` is not captured (see
-/// ``DisplayCapture``).
+/// Displays are kept in the model's `outputs` list, so they show in every view and are
+/// saved with the notebook's widget state. Text printed inside ``capture(_:)`` by a widget
+/// callback is captured too (the model's `msg_id` names the callback's request, as in
+/// ipywidgets); text printed in a cell goes below the cell.
 public final class Output: Control, @unchecked Sendable {
+    /// Serialises changes of the `outputs` list.
     private let outputLock = NSLock()
-    private var items: [JSONValue] = []
 
     /// Creates and opens an empty output area.
     public init() {
@@ -24,14 +25,22 @@ public final class Output: Control, @unchecked Sendable {
     }
 
     /// The outputs shown, as Jupyter output objects (`output_type`, `data`, ...).
-    public var outputs: [JSONValue] { outputLock.withLock { items } }
+    public var outputs: [JSONValue] { attribute("outputs")?.arrayValue ?? [] }
 
     public override var description: String { "Output(\(outputs.count) outputs)" }
 
-    /// Runs `body`, adding its displays to what the area shows (each display updates the
-    /// area at once).
+    /// Runs `body`, adding its displays (and, in a widget callback, its printed text) to
+    /// what the area shows, each as it is made.
     public func capture<T>(_ body: () throws -> T) rethrows -> T {
-        try capturing(replacing: false, body)
+        let request = CommTargets.requestBeingHandled
+        if let request { set(["msg_id": .string(request)]) }
+        defer {
+            if request != nil {
+                fflush(nil)
+                set(["msg_id": ""])
+            }
+        }
+        return try capturing(replacing: false, body)
     }
 
     /// Runs `body` and shows exactly its displays: the area is replaced once, when `body`
@@ -42,85 +51,72 @@ public final class Output: Control, @unchecked Sendable {
 
     /// Shows values after what the area shows.
     public func append(_ values: Any...) {
-        capture { for value in values { display(value) } }
+        capturing(replacing: false) { for value in values { display(value) } }
     }
 
     /// Adds text as a `stream` output (`stdout` or `stderr`).
     public func appendText(_ text: String, stream: String = "stdout") {
-        publish(outputLock.withLock { () -> [JSONValue] in
-            items.append(["output_type": "stream", "name": .string(stream), "text": .string(text)])
-            return items
-        })
+        change { $0.append(["output_type": "stream", "name": .string(stream), "text": .string(text)]) }
     }
 
     /// Empties the area.
     public func clear() {
-        publish(outputLock.withLock { () -> [JSONValue] in
-            items.removeAll()
-            return items
-        })
+        change { $0.removeAll() }
     }
 
     private func capturing<T>(replacing: Bool, _ body: () throws -> T) rethrows -> T {
         let collected = Collected()
         let capture = DisplayCapture(display: { [weak self] bundle, displayID, isUpdate in
-            let (data, metadata) = bundle.displayDataJSON
-            var item: JSONValue = ["output_type": "display_data", "data": data, "metadata": metadata]
-            if let displayID, case .object(var members) = item {
-                members["transient"] = ["display_id": .string(displayID)]
-                item = .object(members)
-            }
-            if replacing { collected.append(item, replacingDisplay: isUpdate ? displayID : nil) }
-            else { self?.add(item, replacingDisplay: isUpdate ? displayID : nil) }
+            let item = Self.displayItem(bundle, displayID: displayID)
+            if replacing { collected.change { Self.place(item, in: &$0, replacingDisplay: isUpdate ? displayID : nil) } }
+            else { self?.change { Self.place(item, in: &$0, replacingDisplay: isUpdate ? displayID : nil) } }
         }, clear: { [weak self] _ in
-            if replacing { collected.clear() } else { self?.clear() }
+            if replacing { collected.change { $0.removeAll() } } else { self?.clear() }
         })
         do {
             let result = try capture.capturing(body)
-            if replacing { setItems(collected.items) }
+            if replacing { change { $0 = collected.items } }
             return result
         } catch {
             if replacing {
                 let text = "\(removingCellModuleNames(String(describing: type(of: error)))): \(removingCellModuleNames(String(describing: error)))\n"
-                setItems(collected.items + [["output_type": "stream", "name": "stderr", "text": .string(text)]])
+                change { $0 = collected.items + [["output_type": "stream", "name": "stderr", "text": .string(text)]] }
             }
             throw error
         }
     }
 
-    private func add(_ item: JSONValue, replacingDisplay displayID: String?) {
-        publish(outputLock.withLock { () -> [JSONValue] in
-            Collected.place(item, in: &items, replacingDisplay: displayID)
-            return items
-        })
+    /// Changes the `outputs` list and sends the new list.
+    private func change(_ edit: (inout [JSONValue]) -> Void) {
+        outputLock.withLock {
+            var list = outputs
+            edit(&list)
+            set(["outputs": .array(list)])
+        }
     }
 
-    private func setItems(_ new: [JSONValue]) {
-        publish(outputLock.withLock { () -> [JSONValue] in
-            items = new
-            return items
-        })
+    /// A display as a `display_data` output object.
+    private static func displayItem(_ bundle: MimeBundle, displayID: String?) -> JSONValue {
+        let (data, metadata) = bundle.displayDataJSON
+        var members: [String: JSONValue] = ["output_type": "display_data", "data": data, "metadata": metadata]
+        if let displayID { members["transient"] = ["display_id": .string(displayID)] }
+        return .object(members)
     }
 
-    private func publish(_ list: [JSONValue]) { set(["outputs": .array(list)]) }
+    /// Appends, or replaces the output with the same display id for an update.
+    private static func place(_ item: JSONValue, in list: inout [JSONValue], replacingDisplay displayID: String?) {
+        if let displayID, let index = list.lastIndex(where: { $0["transient"]?["display_id"]?.stringValue == displayID }) {
+            list[index] = item
+        } else {
+            list.append(item)
+        }
+    }
 
     /// Displays collected by ``replace(_:)`` before they are shown.
     private final class Collected: @unchecked Sendable {
         private let lock = NSLock()
         private var list: [JSONValue] = []
         var items: [JSONValue] { lock.withLock { list } }
-        func append(_ item: JSONValue, replacingDisplay displayID: String?) {
-            lock.withLock { Self.place(item, in: &list, replacingDisplay: displayID) }
-        }
-        func clear() { lock.withLock { list.removeAll() } }
-
-        /// Appends, or replaces the item with the same display id for an update.
-        static func place(_ item: JSONValue, in list: inout [JSONValue], replacingDisplay displayID: String?) {
-            if let displayID, let index = list.lastIndex(where: { $0["transient"]?["display_id"]?.stringValue == displayID }) {
-                list[index] = item
-            } else {
-                list.append(item)
-            }
-        }
+        func change(_ edit: (inout [JSONValue]) -> Void) { lock.withLock { edit(&list) } }
     }
 }

@@ -170,12 +170,18 @@ final class HostProcess: Sendable {
                 case .bytes(let bytes):
                     if fd == outputs.standardOutput { onOutput(.standardOutput(bytes)) }
                     else if fd == outputs.standardError { onOutput(.standardError(bytes)) }
-                    else if !deliverEvents(bytes, &decoder, onOutput) {
+                    else if !deliverEvents(bytes, &decoder, afterOutputs: drainOutputs, onOutput) {
                         open.removeAll { $0 == fd }
                         return
                     }
                 }
             }
+        }
+        // The host flushes its standard output and error before it writes an event, so text
+        // printed before an event is in its pipe by the time the event is read: read it
+        // first, even while events keep coming (a print between two events, then `done`).
+        func drainOutputs() {
+            for fd in [outputs.standardOutput, outputs.standardError] where open.contains(fd) { drain(fd) }
         }
         while true {
             let ready = (try? FileDescriptor.poll(open + [process.exitNotification], timeout: -1)) ?? []
@@ -204,11 +210,14 @@ final class HostProcess: Sendable {
         }
     }
 
-    /// Decodes and delivers events; false (and the host killed) when the stream is damaged.
-    private func deliverEvents(_ bytes: [UInt8], _ decoder: inout Framing.Decoder,
+    /// Decodes and delivers events, after the output the host wrote before them;
+    /// false (and the host killed) when the stream is damaged.
+    private func deliverEvents(_ bytes: [UInt8], _ decoder: inout Framing.Decoder, afterOutputs drainOutputs: () -> Void,
                                _ onOutput: @Sendable (HostOutput) -> Void) -> Bool {
         do {
-            for payload in try decoder.append(bytes) {
+            let payloads = try decoder.append(bytes)
+            if !payloads.isEmpty { drainOutputs() }
+            for payload in payloads {
                 onOutput(.event(try HostEvent(payload: payload)))
             }
             return true
