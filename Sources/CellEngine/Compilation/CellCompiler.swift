@@ -59,6 +59,11 @@ final class CellCompiler: @unchecked Sendable {
     ///   - insertions: text the engine inserted into the user's code, to correct columns.
     ///   - cancellation: stops the running step when the cell is interrupted.
     /// - Returns: the library path, or the errors.
+    /// Line tables (no variable info) so a crash's frames map to the cell's lines
+    /// (`#sourceLocation` names the file after the cell label). `BENCHBOOK_LINE_TABLES=0`
+    /// leaves them out, to measure what they cost.
+    static let lineTableFlags = ProcessInfo.processInfo.environment["BENCHBOOK_LINE_TABLES"] == "0" ? [] : ["-gline-tables-only"]
+
     func compile(source: String, module: String, cellLabel: String, linking: [String],
                  insertions: [Insertion] = [], cancellation: CellCancellation) -> Result<URL, CompileFailure> {
         let work = configuration.workDirectory
@@ -77,10 +82,10 @@ final class CellCompiler: @unchecked Sendable {
         let frontend = [
             "-frontend", "-c", file(".swift").path, "-target", Self.targetTriple,
             "-module-name", module, "-parse-as-library", "-enable-testing",
-            "-swift-version", "5", "-Onone", "-gline-tables-only", "-suppress-warnings", "-diagnostic-style", "llvm",
+            "-swift-version", "5", "-Onone", "-suppress-warnings", "-diagnostic-style", "llvm",
             "-I", lib.appendingPathComponent("Modules").path, "-I", work.path,
             "-emit-module-path", file(".swiftmodule").path, "-o", file(".o").path,
-        ] + moduleMapFlags
+        ] + Self.lineTableFlags + moduleMapFlags
         switch run(tools.appendingPathComponent("swift-frontend"), frontend, cancellation: cancellation) {
         case .interrupted: return .failure(.interrupted)
         case .failed(let text):
