@@ -61,6 +61,13 @@ def loop_costs(checks):
         km.shutdown_kernel(now=True)
 
 
+def live(pid):
+    try:
+        return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+
+
 def memory_kib(pid, field):
     path = f"/proc/{pid}/smaps_rollup" if field == "Pss" else f"/proc/{pid}/status"
     key = "Pss:" if field == "Pss" else "VmRSS:"
@@ -78,7 +85,8 @@ def notebook_03(snapshots):
         figures = {"notebook_seconds": round(seconds, 1)}
         host = [pid for pid, name in children(kernel_pid(km)) if name == "benchbook-cell-host"][0]
         if snapshots:
-            copies = [pid for pid, _ in children(host)]
+            time.sleep(1)  # the copy before the newest exits once released
+            copies = [pid for pid, _ in children(host) if live(pid)]
             figures["host_rss_mib"] = round(memory_kib(host, "Rss") / 1024, 1)
             figures["host_pss_mib"] = round(memory_kib(host, "Pss") / 1024, 1)
             figures["snapshot_pss_mib"] = round(sum(memory_kib(pid, "Pss") for pid in copies) / 1024, 1)
