@@ -214,7 +214,8 @@ public final class CellEngine: @unchecked Sendable {
             remember(cell, id: id, bound: bound)
             return thrown.map { CellErrorReport.thrown(name: $0.typeName, value: $0.description) }
         case .couldNotRun(let message):
-            return CellError(name: "LoadError", value: message)
+            return CellErrorReport.loadFailed(message, label: label,
+                                              demangler: configuration.toolsDirectory.appendingPathComponent("swift-demangle"))
         case .crashed(let message, let location, let status):
             remember(cell, id: id, bound: 0)
             return CellErrorReport.crash(message: message, location: location, status: status, label: label,

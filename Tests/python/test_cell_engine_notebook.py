@@ -11,7 +11,7 @@ from pathlib import Path
 
 import nbformat
 
-from kernel_helpers import collect, errors, results, run_cell, text_of
+from kernel_helpers import collect, errors, execute_and_interrupt_once_running, results, run_cell, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED = re.compile(r"__bb|__benchbook|_BenchbookCell|\bCell[0-9]+\b|benchbook_cell")
@@ -84,11 +84,9 @@ CELLS = [
 ]
 
 
-def interrupt_after(kc, code, seconds=2.0):
-    msg_id = kc.execute(code)
-    time.sleep(seconds)
-    kc.control_channel.send(kc.session.msg("interrupt_request", {}))
-    return collect(kc, msg_id)
+def interrupt_after(kc, code):
+    """Runs `code` (after a line printing a marker) and interrupts it once it runs."""
+    return execute_and_interrupt_once_running(kc, code)
 
 
 def check(index, code, expect, reply, outputs):

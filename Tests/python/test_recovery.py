@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kernel_helpers import collect, errors, results, run_cell, text_of
+from kernel_helpers import collect, errors, execute_and_interrupt_once_running, results, run_cell, text_of
 from test_kernel_seam import children, kernel_pid
 
 MODELS = Path(__file__).resolve().parents[2] / "notebooks" / "models"
@@ -32,11 +32,8 @@ def host_pid(km):
     return hosts[0]
 
 
-def interrupted(kc, code, seconds=1.0):
-    msg_id = kc.execute(code)
-    time.sleep(seconds)
-    kc.control_channel.send(kc.session.msg("interrupt_request", {}))
-    return collect(kc, msg_id)
+def interrupted(kc, code):
+    return execute_and_interrupt_once_running(kc, code)
 
 
 def test_a_trap_keeps_every_variable_and_names_the_users_line_once(kernel):
