@@ -23,6 +23,7 @@ public final class Kernel: @unchecked Sendable {
     public init(connection: ConnectionInfo, engine: CellEngine) throws {
         channels = try Channels(connection: connection)
         self.engine = engine
+        channels.answerUndecodable = { [unowned self] in answerUndecodable($0, on: $1) }
     }
 
     /// Serves until a shutdown request; never returns.
