@@ -33,10 +33,10 @@ DispatchQueue.global(qos: .utility).async { WorkDirectory.sweepStale() }
 var configuration = EngineConfiguration.beside(executable: selfPath)
 configuration.workDirectory = workDirectory.url
 let engine = CellEngine(configuration: configuration)
+// SIGTERM, or the process that started the kernel gone (JPY_PARENT_PID): stop everything.
+Termination.install(engine: engine, workDirectory: workDirectory)
 do {
     let kernel = try Kernel(connection: connection, engine: engine)
-    // SIGTERM, or the process that started the kernel gone (JPY_PARENT_PID): stop everything.
-    Termination.install(engine: engine, workDirectory: workDirectory)
     ParentWatch()?.start { Termination.end(status: 1, reason: "the process that started the kernel is gone") }
     kernel.run()
 } catch {
