@@ -1,0 +1,20 @@
+# The Swift kernel on JupyterHub (issue 15). PyPI jupyterhub with Debian's
+# configurable-http-proxy (scripts/apt-packages.txt), started by the scripts on 127.0.0.1.
+#
+#   make test-hub    one student through the Hub: a Swift cell over the kernel websocket,
+#                    then the server stopped through the Hub, and another killed; no orphans
+#   make bench-hub   a class of N = 1, 2, 4, 8 students: memory per student and cell latency,
+#                    written to results/hub-class.{json,md,png} (a measurement, not a test;
+#                    run it on a quiet machine: about 5 minutes on 2 cores)
+
+HUB_STUDENTS ?= 1,2,4,8
+
+.PHONY: test-hub bench-hub
+
+test-hub: kernelspec
+	$(PYTHON) -m pytest -q Tests/python/test_hub.py
+
+bench-hub: kernelspec models notebook-data
+	$(PYTHON) scripts/hub/bench_class.py --students $(HUB_STUDENTS) --out results
+
+TEST_TARGETS += test-hub
