@@ -110,6 +110,6 @@ public final class Kernel: @unchecked Sendable {
         // Give ZeroMQ's I/O thread time to deliver the reply, then leave; a restarting
         // client starts a fresh kernel process.
         Thread.sleep(forTimeInterval: 0.2)
-        exit(0)
+        Termination.end(status: 0, reason: "shutdown request")
     }
 }
