@@ -12,10 +12,10 @@ HUB_STUDENTS ?= 1,2,4,8,16
 
 .PHONY: test-hub bench-hub
 
-test-hub: kernelspec
+test-hub: kernelspec ## one student through a JupyterHub on 127.0.0.1, then no orphans
 	$(PYTHON) -m pytest -q Tests/python/test_hub.py
 
-bench-hub: kernelspec
+bench-hub: kernelspec ## a class of N students on JupyterHub: memory and cell latency (results/)
 	$(PYTHON) scripts/hub/bench_class.py --students $(HUB_STUDENTS) --out results
 
 TEST_TARGETS += test-hub

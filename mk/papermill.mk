@@ -15,9 +15,9 @@ $(STAMPS)/benchbook-papermill: $(PAPERMILL_SOURCES) | venv
 	rm -rf $(PAPERMILL_PACKAGE)/build
 	touch $@
 
-papermill-translator: $(STAMPS)/benchbook-papermill
+papermill-translator: $(STAMPS)/benchbook-papermill ## install papermill's Swift translator into .venv
 
-test-papermill: kernelspec papermill-translator
+test-papermill: kernelspec papermill-translator ## the Swift translator, then papermill running notebooks in the kernel
 	$(PYTHON) -m pytest -q Tests/python/test_papermill_translator.py Tests/python/test_papermill_notebooks.py
 
 SETUP_TARGETS += papermill-translator

@@ -4,7 +4,7 @@
 
 .PHONY: test-kernel-security
 
-test-kernel-security: kernelspec
+test-kernel-security: kernelspec ## CurveZMQ, replays, undecodable requests, cell directory, no orphans
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_security.py Tests/python/test_kernel_lifecycle.py
 
 TEST_TARGETS += test-kernel-security

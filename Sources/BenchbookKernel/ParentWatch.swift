@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemSupport
 
 /// Notices that the process that started the kernel is gone, as ipykernel does.
 ///
@@ -17,22 +15,22 @@ import Glibc
 /// `systemd --user` adopts orphans instead of init).
 public struct ParentWatch: Sendable {
     /// The pid whose disappearance ends the kernel.
-    public let parent: pid_t
+    public let parent: Int32
 
     /// The watch for this process, or nil when there is nothing to watch:
     /// `JPY_PARENT_PID` is unset or not a pid, or the parent is already init.
     /// - Parameters:
     ///   - environment: the process environment (reads `JPY_PARENT_PID`).
-    ///   - currentParent: `getppid()` now.
-    public init?(environment: [String: String] = ProcessInfo.processInfo.environment, currentParent: pid_t = getppid()) {
-        guard let text = environment["JPY_PARENT_PID"], let announced = pid_t(text), announced > 0 else { return nil }
+    ///   - currentParent: the parent's id now.
+    public init?(environment: [String: String] = ProcessInfo.processInfo.environment, currentParent: Int32 = CurrentProcess.parentID) {
+        guard let text = environment["JPY_PARENT_PID"], let announced = Int32(text), announced > 0 else { return nil }
         let watched = announced == currentParent ? announced : currentParent
         guard watched > 1 else { return nil }
         parent = watched
     }
 
     /// True while the kernel's parent is still the watched process.
-    public var parentIsAlive: Bool { getppid() == parent }
+    public var parentIsAlive: Bool { CurrentProcess.parentID == parent }
 
     /// Polls on a thread of its own and calls `onParentExit` once, when the parent is gone.
     /// - Parameters:

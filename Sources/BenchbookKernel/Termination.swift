@@ -1,14 +1,12 @@
 import CellEngine
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemSupport
 
 /// How the kernel ends on its own, when it is sent SIGTERM or its parent is gone: stop
 /// the cell host and cancel a compile, send SIGTERM to the rest of its process group (a
 /// compiler's children, the language server), remove the cell directory, exit. A
-/// shutdown request ends the kernel through `exit` instead (the directory goes then too,
-/// see ``WorkDirectory/removeAtExit()``).
+/// shutdown request ends the kernel the same way, after its reply; a plain `exit` still
+/// removes the directory (see ``WorkDirectory/removeAtExit()``).
 ///
 /// The process group is signalled only when the kernel leads it, as it does when
 /// jupyter_client starts it (a new session), so that everything in the group was started
@@ -35,11 +33,7 @@ public enum Termination {
         lock.lock()
         resources = Resources(engine: engine, workDirectory: workDirectory)
         lock.unlock()
-        signal(SIGTERM, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
-        source.setEventHandler { end(status: 0, reason: "SIGTERM") }
-        source.resume()
-        signalSource = source
+        signalSource = CurrentProcess.handle(SIGTERM) { end(status: 0, reason: "SIGTERM") }
     }
 
     /// Stops what the kernel started, removes its files and exits.
@@ -52,16 +46,15 @@ public enum Termination {
         ending = true
         let resources = Termination.resources
         lock.unlock()
-        guard first else { while true { pause() } }
+        guard first else { CurrentProcess.waitForever() }
         Log.info("stopping: \(reason)")
         resources?.engine.interrupt()
         resources?.engine.shutdown()
-        if getpgrp() == getpid() {
-            signal(SIGTERM, SIG_IGN)
-            kill(0, SIGTERM)
+        if CurrentProcess.leadsProcessGroup {
+            CurrentProcess.signalOwnGroup(SIGTERM)
             Thread.sleep(forTimeInterval: 0.2)
         }
         resources?.workDirectory.remove()
-        _exit(status)
+        CurrentProcess.exitNow(status: status)
     }
 }

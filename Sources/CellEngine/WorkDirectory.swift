@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemSupport
 
 /// A kernel's private directory for its generated cell sources, modules and libraries:
 /// `<tmp>/benchbook-<pid>-<random>`, created with mode 0700 so no other local user (on a
@@ -21,7 +19,7 @@ public final class WorkDirectory: @unchecked Sendable {
     public static let prefix = "benchbook-"
     /// The directory.
     public let url: URL
-    private let lockDescriptor: Int32
+    private let lockFile: FileDescriptor
     private let lock = NSLock()
     private var removed = false
 
@@ -30,18 +28,31 @@ public final class WorkDirectory: @unchecked Sendable {
     ///   (`TMPDIR`, else `/tmp`) by default.
     /// - Throws: ``WorkDirectoryError`` when the directory cannot be made or locked.
     public init(in parent: URL = FileManager.default.temporaryDirectory) throws(WorkDirectoryError) {
-        var template = Array(parent.appendingPathComponent("\(Self.prefix)\(getpid())-XXXXXX").path.utf8CString)
-        guard let made = mkdtemp(&template) else { throw .cannotCreate(parent.path, errno: errno) }
-        url = URL(fileURLWithPath: String(cString: made), isDirectory: true)
-        lockDescriptor = open(url.appendingPathComponent(".lock").path, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
+        let path: String
+        do { path = try PrivateDirectory.make(in: parent.path, prefix: "\(Self.prefix)\(CurrentProcess.id)-") } catch {
+            throw .cannotCreate(parent.path, error)
+        }
+        url = URL(fileURLWithPath: path, isDirectory: true)
+        do {
+            lockFile = try FileDescriptor.openLockFile(url.appendingPathComponent(".lock").path, create: true)
+        } catch {
             try? FileManager.default.removeItem(at: url)
-            throw .cannotLock(url.path, errno: code)
+            throw .cannotLock(path, error)
+        }
+        let locked: Bool
+        do { locked = try lockFile.lockExclusively() } catch {
+            lockFile.close()
+            try? FileManager.default.removeItem(at: url)
+            throw .cannotLock(path, error)
+        }
+        guard locked else {
+            lockFile.close()
+            try? FileManager.default.removeItem(at: url)
+            throw .cannotLock(path, SystemError("flock", code: EWOULDBLOCK))
         }
     }
 
-    deinit { close(lockDescriptor) }
+    deinit { lockFile.close() }
 
     /// Removes the directory and everything in it.
     public func remove() {
@@ -82,17 +93,15 @@ public final class WorkDirectory: @unchecked Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
         var swept: [URL] = []
         for name in names {
-            guard let pid = ownerPID(ofDirectoryNamed: name), pid != getpid() else { continue }
+            guard let pid = ownerPID(ofDirectoryNamed: name), pid != CurrentProcess.id else { continue }
             let candidate = parent.appendingPathComponent(name, isDirectory: true)
-            var info = stat()
-            guard lstat(candidate.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else { continue }
-            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard PrivateDirectory.owner(ofDirectory: candidate.path) == CurrentProcess.userID,
+                  !CurrentProcess.processExists(pid) else { continue }
             let lockPath = candidate.appendingPathComponent(".lock").path
-            let descriptor = open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            if descriptor >= 0 {
-                defer { close(descriptor) }
-                // Held: a live kernel in another pid namespace sharing this directory.
-                guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }
+            if let lockFile = try? FileDescriptor.openLockFile(lockPath, create: false) {
+                defer { lockFile.close() }
+                // Held (or unknowable): a live kernel in another pid namespace sharing this directory.
+                guard (try? lockFile.lockExclusively()) == true else { continue }
             }
             if (try? FileManager.default.removeItem(at: candidate)) != nil { swept.append(candidate) }
         }
@@ -111,17 +120,17 @@ public final class WorkDirectory: @unchecked Sendable {
 
 /// Why a kernel work directory could not be made.
 public enum WorkDirectoryError: Error, CustomStringConvertible {
-    /// `mkdtemp` failed in this directory.
-    case cannotCreate(String, errno: Int32)
-    /// The lock file could not be created or locked.
-    case cannotLock(String, errno: Int32)
+    /// The directory could not be created in this parent directory.
+    case cannotCreate(String, SystemError)
+    /// The lock file in this directory could not be created or locked.
+    case cannotLock(String, SystemError)
 
     public var description: String {
         switch self {
-        case .cannotCreate(let parent, let code):
-            "cannot create the kernel's cell directory in \(parent): \(String(cString: strerror(code))); set TMPDIR to a writable directory"
-        case .cannotLock(let path, let code):
-            "cannot lock the kernel's cell directory \(path): \(String(cString: strerror(code)))"
+        case .cannotCreate(let parent, let error):
+            "cannot create the kernel's cell directory in \(parent): \(error.message); set TMPDIR to a writable directory"
+        case .cannotLock(let path, let error):
+            "cannot lock the kernel's cell directory \(path): \(error.message); check that TMPDIR is a local file system"
         }
     }
 }

@@ -9,6 +9,7 @@ import BenchbookKernel
 import CellEngine
 import Foundation
 import JupyterWire
+import SystemSupport
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("benchbook-kernel: \(message)\n".utf8))
@@ -25,6 +26,8 @@ let executable = URL(fileURLWithPath: CommandLine.arguments[0].hasPrefix("/")
     ? CommandLine.arguments[0]
     : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0])
 let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map(URL.init(fileURLWithPath:)) ?? executable
+// Writing to a helper process that has exited must fail with EPIPE, not end the kernel.
+CurrentProcess.ignore(SIGPIPE)
 // Cells go to a private (0700) directory, removed at exit; those of dead kernels are swept.
 let workDirectory: WorkDirectory
 do { workDirectory = try WorkDirectory() } catch { fail("\(error)") }
