@@ -6,8 +6,8 @@ For each N, on a fresh Hub on 127.0.0.1: N students' servers are started togethe
 the Hub's REST API; each opens a notebook session with the Swift kernel and runs the same
 lesson over the kernel websocket, all students cell by cell together (as when a teacher
 says "run the next cell"), twice, with one completion request (Tab) per student. A thread
-samples every student's processes (server, kernel, cell host, compiler, language server)
-every 0.25 s. Written to results/: hub-class.json (everything), hub-class.md (table and
+samples every student's processes (server, kernel, cell host, cell parser, compiler, language
+server) every 0.25 s. Written to results/: hub-class.json (everything), hub-class.md (table and
 method) and hub-class.png (memory per student and cell latency against N).
 
 Measurements, not tests: run it on a quiet machine and read the load averages recorded
@@ -206,9 +206,9 @@ def write_markdown(out, record, command):
         "`POST /hub/api/users/<name>/server`; each student opens a notebook session (`POST /user/<name>/api/sessions`, "
         "Swift kernel) and runs the six lesson cells above over the kernel websocket, all students cell by cell "
         f"together, {record['passes']} times, with one completion request after the second cell. Memory: every 0.25 s "
-        "the process tree under each student's server (server, kernel, cell host, compiler and linker, SourceKit-LSP); "
+        "the process tree under each student's server (server, kernel, cell host, cell parser, compiler and linker, SourceKit-LSP); "
         "*memory per student* is the mean over students of the sum of each role's peak PSS (server + kernel + host + "
-        "compiler + language server; the peaks need not coincide, so this is an upper bound), beside the peak of the "
+        "parser + compiler + language server; the peaks need not coincide, so this is an upper bound), beside the peak of the "
         "tree's total at one instant; PSS divides a page shared by several processes (libtorch in every cell host, "
         "the toolchain's libraries in every compiler) among them, RSS counts it once per process. The drop of the machine's MemAvailable is in hub-class.json too, but "
         "other engineers' builds move it by gigabytes on this shared machine, so it is not used here. The Hub and its "
@@ -249,7 +249,7 @@ def plot(out, rows, p90_limit):
     ns = [r["students"] for r in rows]
     labels = [str(n) for n in ns]
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
-    roles = ["server", "kernel", "host", "compiler", "language server", "other"]
+    roles = ["server", "kernel", "host", "parser", "compiler", "language server", "other"]
     bottom = np.zeros(len(rows))
     for role_name in roles:
         values = np.array([np.mean([m["roles"].get(role_name, {"pss": 0})["pss"] for m in r["memory"]]) / MB for r in rows])
@@ -268,7 +268,7 @@ def plot(out, rows, p90_limit):
     for r in rows:
         if r["verdict"] != "works":
             right.annotate(r["verdict"], (r["students"], r["cell_seconds"]["p90"]), textcoords="offset points",
-                           xytext=(-60, 8), fontsize=8)
+                           xytext=(-10, -3), ha="right", fontsize=8)
     right.set_xscale("log", base=2)
     right.set_xticks(ns, labels)
     right.set_xlabel("students (N) on 2 cores")

@@ -175,7 +175,8 @@ class Hub:
 
 
 ROLES = {
-    "benchbook-kernel": "kernel", "benchbook-cell-host": "host", "sourcekit-lsp": "language server",
+    "benchbook-kernel": "kernel", "benchbook-cell-host": "host", "benchbook-cell-parser": "parser",
+    "sourcekit-lsp": "language server",
     "swift-frontend": "compiler", "swiftc": "compiler", "swift-driver": "compiler", "clang": "compiler",
     "clang-17": "compiler", "ld": "compiler", "ld.gold": "compiler", "ld.lld": "compiler", "lld": "compiler",
     "swift-autolink-extract": "compiler",
@@ -183,7 +184,7 @@ ROLES = {
 
 
 def role(process, server_pid):
-    """What a process in a student's tree is: server, kernel, host, compiler, language server."""
+    """What a process in a student's tree is: server, kernel, host, parser, compiler, language server."""
     if process.pid == server_pid:
         return "server"
     name = process.name()
