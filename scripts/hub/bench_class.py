@@ -119,7 +119,8 @@ def run_class(hub, n, passes, log):
         memory.append({"student": s.name, "peak_rss": sampler.peak_total[s.name]["rss"],
                        "peak_pss": sampler.peak_total[s.name]["pss"],
                        "roles": roles, "sum_of_role_peaks_rss": sum(r["rss"] for r in roles.values()),
-                       "sum_of_role_peaks_pss": sum(r["pss"] for r in roles.values())})
+                       "sum_of_role_peaks_pss": sum(r["pss"] for r in roles.values()),
+                       "other_processes": sorted(sampler.other_names[s.name])})
     return {
         "students": n,
         "ready": len(ready),
@@ -190,6 +191,10 @@ def write_markdown(out, record, command):
         "| " + " | ".join(f"{np.mean([m['roles'].get(r, {'pss': 0})['pss'] for m in biggest['memory']]) / MB:.0f} MB"
                           for r in roles) + " |",
         "",
+        "Processes of no known role, counted as *other*, by name (command): "
+        + (", ".join(f"{name} at N = {', '.join(str(n) for n in ns)}" for name, ns in other_processes(rows).items())
+           or "none") + ".",
+        "",
         "Cell latency per lesson cell (p50 / p90, seconds from `execute_request` sent to `execute_reply` received, "
         "through the proxy, the student's server and the kernel, including the compile):",
         "",
@@ -221,6 +226,15 @@ def write_markdown(out, record, command):
         "",
     ]
     (out / "hub-class.md").write_text("\n".join(lines))
+
+
+def other_processes(rows):
+    """Each name seen as "other", with the class sizes it was seen in."""
+    seen = {}
+    for row in rows:
+        for name in sorted({n for m in row["memory"] for n in m.get("other_processes", [])}):
+            seen.setdefault(name, []).append(row["students"])
+    return seen
 
 
 def reading(rows, memory_gib, p90_limit):

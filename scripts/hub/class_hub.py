@@ -298,13 +298,15 @@ class Student:
 
 class MemorySampler:
     """Samples the students' process trees every `interval` seconds on a thread of its own:
-    per student and role, the peak RSS and PSS, and the peak of the student's total."""
+    per student and role, the peak RSS and PSS, and the peak of the student's total; the
+    names of processes of no known role ("other") are kept too."""
 
     def __init__(self, students, interval=0.25):
         self.students = students
         self.interval = interval
         self.peak_role = {s.name: {} for s in students}        # name -> role -> {"rss", "pss"}
         self.peak_total = {s.name: {"rss": 0, "pss": 0} for s in students}
+        self.other_names = {s.name: set() for s in students}   # what "other" was, by name and command
         self.samples = 0
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self.loop, daemon=True)
@@ -331,6 +333,10 @@ class MemorySampler:
                 try:
                     info = process.memory_full_info()
                     kind = role(process, student.server_pid)
+                    if kind == "other":
+                        command = process.cmdline()
+                        self.other_names[student.name].add(
+                            f"{process.name()} ({Path(command[0]).name if command else 'no command line'})")
                 except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
                     continue
                 entry = by_role.setdefault(kind, {"rss": 0, "pss": 0})
