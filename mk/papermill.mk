@@ -2,7 +2,7 @@
 # python/benchbook-papermill, installed into .venv at set-up (again whenever it changes),
 # and its tests (pure translator tests, then papermill running notebooks in the kernel).
 #
-#   papermill notebooks/05-timing.ipynb out.ipynb -p threads 2
+#   papermill notebooks/05-timing.ipynb out.ipynb --cwd notebooks -p threads 2
 #   papermill --help-notebook notebooks/05-timing.ipynb
 
 PAPERMILL_PACKAGE := python/benchbook-papermill

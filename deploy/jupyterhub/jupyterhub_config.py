@@ -19,9 +19,10 @@ c.DockerSpawner.remove = True
 # The containers reach the Hub on the Docker network.
 c.JupyterHub.hub_ip = "0.0.0.0"
 
-# One student measured about 0.5 GB (peak PSS: server, kernel, cell host, compiler and
-# SourceKit-LSP) on the course's first lesson; 1 GB leaves room for the bigger MobileNetV2
-# notebooks. Cells are compiled: give each student at least a quarter of a core.
+# One student measured 0.47-0.64 GB (PSS, each role's peak summed: server, kernel, cell
+# host, cell parser, compiler, SourceKit-LSP) on the course's first lesson; 1 GB leaves room
+# for the bigger MobileNetV2 notebooks. Cells are compiled, and the cores were the limit
+# (cell p90 under 10 s up to 8 students on 2 cores): at least a quarter of a core each.
 c.DockerSpawner.mem_limit = "1G"
 c.DockerSpawner.cpu_limit = 1.0
 
