@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import threading
@@ -300,7 +301,9 @@ def main():
     parser.add_argument("--passes", type=int, default=2, help="times each student runs the lesson (default 2)")
     parser.add_argument("--p90-limit", type=float, default=10.0, help="p90 cell latency (s) above which a class is too slow")
     parser.add_argument("--out", default=str(ROOT / "results"))
-    parser.add_argument("--work", default=None, help="directory for the Hubs (default: a temporary one)")
+    parser.add_argument("--work", default=None,
+                        help="directory for the Hubs, kept afterwards (default: a temporary one, removed at the end "
+                             "unless a class failed; each student's home holds a copy of the lesson's files)")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -333,6 +336,11 @@ def main():
     }
     record["reading"] = reading(rows, memory_gib, args.p90_limit)
     (out / "hub-class.json").write_text(json.dumps(record, indent=1) + "\n")
+    if not args.work:
+        if any(r["failures"] for r in rows):
+            log(f"kept {work} (Hub logs of the failed class)")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
     command = f"make bench-hub (scripts/hub/bench_class.py --students {args.students} --passes {args.passes})"
     write_markdown(out, record, command)
     plot(out, rows, args.p90_limit)
