@@ -36,7 +36,7 @@ extension FileDescriptor {
     /// - Throws: ``SystemError`` (`ENOENT` when it is missing and `create` is false).
     public static func openLockFile(_ path: String, create: Bool) throws(SystemError) -> FileDescriptor {
         let flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0)
-        let fd = open(path, flags, 0o600)
+        let fd = Glibc.open(path, flags, 0o600)
         guard fd >= 0 else { throw SystemError("open \(path)") }
         return FileDescriptor(rawValue: fd)
     }
