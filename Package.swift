@@ -73,9 +73,10 @@ let package = Package(
         .target(name: "CTorchShim",
                 cxxSettings: [.define("_GLIBCXX_USE_CXX11_ABI", to: "1"),
                               .unsafeFlags(["-std=c++17", "-I/usr/include/torch/csrc/api/include", "-w"])],
-                linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10")]),
+                linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10"),
+                                 .linkedLibrary("gomp"), .linkedLibrary("glog")]),
         .target(name: "CLiteRT", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CTorchShim", "CLiteRT"]),
+        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "CTorchShim", "CLiteRT"]),
         .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage"]),
         .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts"]),
 
