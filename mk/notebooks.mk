@@ -4,7 +4,8 @@
 # 3-minute budget. The notebooks' benchmark records and figures go to results/.
 #
 #   make notebook-data    the images the notebooks read (notebooks/data/; the photo-style
-#                         evaluation set there is generated, seeded, not committed)
+#                         evaluation set and the ImageNet photos in data/photos/ are made at
+#                         set-up, not committed)
 #   make run-notebooks    execute every notebook (numbered ones and benchmarks-and-charts)
 #   make test-notebooks   the same run, as a test
 
@@ -12,7 +13,7 @@ NOTEBOOK_RUNNER := $(PYTHON) scripts/notebooks/run_notebooks.py
 
 .PHONY: notebook-data run-notebooks test-notebooks
 
-notebook-data: venv
+notebook-data: venv $(SOURCES_RECORD)
 	$(PYTHON) scripts/notebooks/make_notebook_data.py
 
 run-notebooks: kernelspec models notebook-data
