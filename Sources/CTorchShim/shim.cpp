@@ -44,6 +44,7 @@ struct bbt_module {
   // while the quantised engine is QNNPACK.
   bool prepacked_ops = false;
   bool quantized_ops = false;
+  std::string operators;  // sorted, comma separated
 };
 
 struct bbt_outputs {
@@ -179,6 +180,9 @@ void apply_threads(const bbt_module *module) {
 
 void classify_ops(bbt_module *module, const std::set<std::string> &names) {
   for (const auto &name : names) {
+    if (name.rfind("prim::", 0) == 0) continue;  // the interpreter's own instructions
+    if (!module->operators.empty()) module->operators += ",";
+    module->operators += name;
     if (name.rfind("prepacked::", 0) == 0) module->prepacked_ops = true;
     if (name.rfind("quantized::", 0) == 0) module->quantized_ops = true;
   }
@@ -405,6 +409,8 @@ int bbt_set_threads(int count, char **error) {
 }
 
 int bbt_threads(void) { return threads_requested(); }
+
+const char *bbt_operators(const bbt_module *module) { return module->operators.c_str(); }
 
 int bbt_uses_pthreadpool(const bbt_module *module) { return uses_pthreadpool(module) ? 1 : 0; }
 

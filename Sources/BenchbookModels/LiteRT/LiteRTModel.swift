@@ -20,6 +20,7 @@ final class LiteRTModel: ModelRuntime {
     let outputs: [TensorDescription]
     let metadata: ModelMetadata?
     var threadingNote: String? { "XNNPACK thread pool" }
+    var operators: [String]? { nil }
 
     /// Opens LiteRT if needed, reads the model's first signature and compiles it. With
     /// `checkInChild`, a forked child first loads and runs the file once, so that a damaged

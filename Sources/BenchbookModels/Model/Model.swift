@@ -69,6 +69,11 @@ public final class Model {
     /// only"), or `nil`.
     public var note: String? { runtime.metadata?.note }
 
+    /// The operators a libtorch model's code calls, sorted (for example
+    /// `prepacked::conv2d_clamp_run` in a PyTorch Lite file that `optimize_for_mobile` made,
+    /// `aten::_convolution` in a plain TorchScript file); `nil` for TensorFlow Lite.
+    public var operators: [String]? { runtime.operators }
+
     /// Everything the model says about itself, for display.
     public var summary: ModelDescription {
         ModelDescription(path: path, format: format, inputs: inputs, outputs: outputs, threads: threads,

@@ -12,6 +12,8 @@ protocol ModelRuntime: AnyObject {
     var threadCount: Int { get }
     /// Which thread pool the model's work runs on, for its description.
     var threadingNote: String? { get }
+    /// The operators the model's code calls, when the runtime can list them.
+    var operators: [String]? { get }
     /// Changes the thread count.
     func setThreadCount(_ count: Int) throws(ModelError)
     /// Runs the model on inputs already checked against ``inputs``.

@@ -46,6 +46,10 @@ final class TorchModule: ModelRuntime {
 
     var threadCount: Int { Int(bbt_threads()) }
 
+    var operators: [String]? {
+        String(cString: bbt_operators(handle)).split(separator: ",").map(String.init)
+    }
+
     var threadingNote: String? {
         bbt_uses_pthreadpool(handle) != 0
             ? "XNNPACK/QNNPACK thread pool; ATen operators on 1 OpenMP thread"

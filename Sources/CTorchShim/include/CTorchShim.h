@@ -103,6 +103,9 @@ const void *bbt_output_data(const bbt_outputs *outputs, int index);
 int bbt_set_threads(int count, char **error);
 /** The intra-op thread count last set (libtorch's default before any). */
 int bbt_threads(void);
+/** The operators the module's code calls (not the interpreter's own prim:: instructions),
+ * sorted and comma separated (owned by the module). */
+const char *bbt_operators(const bbt_module *module);
 /** 1 when the module's forward runs on libtorch's pthreadpool (XNNPACK prepacked operators,
  * or quantised operators with the QNNPACK engine) and so gets OpenMP at 1 thread. */
 int bbt_uses_pthreadpool(const bbt_module *module);
