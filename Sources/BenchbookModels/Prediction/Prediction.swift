@@ -25,6 +25,12 @@ public struct Prediction: Sendable, CustomStringConvertible, NotebookDisplayable
     /// The most probable class.
     public var top: Entry { ranked[0] }
 
+    /// Every class's probability in class (label) order, as the charts take them.
+    public var probabilities: [Double] { ranked.sorted { $0.index < $1.index }.map(\.probability) }
+
+    /// Every class's name in class order.
+    public var labels: [String] { ranked.sorted { $0.index < $1.index }.map(\.label) }
+
     /// The `k` most probable classes.
     /// - Parameter k: how many to return.
     public func top(_ k: Int) -> [Entry] { Array(ranked.prefix(max(0, k))) }
