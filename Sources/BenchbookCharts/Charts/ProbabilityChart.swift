@@ -3,7 +3,8 @@ import Foundation
 /// Class probabilities (a softmax output) as vertical bars, the top class highlighted.
 ///
 /// ```swift
-/// display(ProbabilityChart(probabilities: softmax(logits), labels: fashionLabels))
+/// let logits = try Tensor(shape: [1, 10], float32: [1.2, -0.5, 2.1, 0.3, 3.4, -1.2, 2.6, -0.8, 0.1, -1.5])
+/// display(ProbabilityChart(probabilities: try logits.softmax().floats, labels: FashionMNIST.classNames))
 /// ```
 /// With more than 40 classes only the top class is labelled under its bar. Labels that do not
 /// fit are shortened in the middle, never so that two of them look the same. For
