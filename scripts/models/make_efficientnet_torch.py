@@ -77,6 +77,41 @@ class ReLU6RangeObserver(MinMaxObserver):
         return super().calculate_qparams()
 
 
+NORMALISATIONS = [
+    # name, formula, (scale, mean, std) on 0...255 samples: (x * scale - mean) / std
+    ("efficientNetLite", "(x - 127) / 128", 1.0, [127.0] * 3, [128.0] * 3),
+    ("imageNet", "(x / 255 - mean) / std, ImageNet", 1 / 255, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+    ("symmetric", "x / 127.5 - 1", 1 / 127.5, [1.0] * 3, [1.0] * 3),
+    ("unit", "x / 255", 1 / 255, [0.0] * 3, [1.0] * 3),
+]
+
+
+def normalisation_evidence(model, crops):
+    """Which input scale the weights were trained with, read from the network itself: the
+    first batch norm stores the mean and variance of the stem convolution's output over
+    the training images. Feed real images normalised each way and compare the statistics
+    the stem convolution produces with the stored ones (variance ratio near 1 and mean
+    shift near 0 for the convention used in training)."""
+    bn = model.stem.bn
+    alive = bn.running_var > 1e-3
+    rows = []
+    for name, formula, scale, mean, std in NORMALISATIONS:
+        x = (crops.astype(np.float32) * scale - np.array(mean, np.float32)) / np.array(std, np.float32)
+        with torch.no_grad():
+            out = model.stem.conv(F_pad(torch.from_numpy(x.transpose(0, 3, 1, 2).copy()), model.stem.pad))
+        var = out.var((0, 2, 3))[alive]
+        shift = ((out.mean((0, 2, 3)) - bn.running_mean).abs() / bn.running_var.sqrt())[alive]
+        rows.append({"name": name, "formula": formula,
+                     "median_variance_ratio": float((var / bn.running_var[alive]).median()),
+                     "median_mean_shift_in_std": float(shift.median()),
+                     "channels": int(alive.sum())})
+    return rows
+
+
+def F_pad(x, pad):
+    return torch.nn.functional.pad(x, pad) if pad is not None else x
+
+
 def quantise(model, calibration):
     torch.backends.quantized.engine = "qnnpack"
     prepared_model = copy.deepcopy(model)
@@ -159,8 +194,14 @@ def main():
     with torch.no_grad():
         for key, module in logits.items():
             outputs[key] = np.concatenate([module(batch[i:i + 1]).numpy() for i in range(len(batch))])
+    evidence_crops = np.concatenate([np.stack(list(crops.values())), calibration_crops])
     reference = {"pipeline": "RGB, shorter side 256 (bilinear), centre crop 224, (x - 127) / 128, NCHW",
-                 "runtime": "Debian python3-torch 1.13, 1 thread, QNNPACK", "photos": []}
+                 "runtime": "Debian python3-torch 1.13, 1 thread, QNNPACK", "photos": [],
+                 "normalisation_evidence": normalisation_evidence(model, evidence_crops),
+                 "evidence_images": len(evidence_crops)}
+    for row in reference["normalisation_evidence"]:
+        print(f"stem statistics with {row['formula']:32s}: variance ratio {row['median_variance_ratio']:.2f}, "
+              f"mean shift {row['median_mean_shift_in_std']:.2f} std")
     for index, (name, shows, accepted) in enumerate(photos.PHOTOS):
         reference["photos"].append({
             "file": name, "shows": shows, "accepted": accepted,
