@@ -23,22 +23,27 @@ include $(sort $(wildcard mk/*.mk))
 
 .PHONY: help setup apt venv build kernelspec run test swift-test
 
-help:
-	@echo "make run   - set up, build, install the kernelspec, execute the notebooks into results/"
-	@echo "make test  - set up, build, run all tests"
+# Every target with a `## ` comment on its rule line, from this file and mk/*.mk.
+help: ## list the targets and what each does
+	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) \
+	  | sed -E 's/^([a-zA-Z0-9_-]+):.*## (.*)/\1\t\2/' | sort \
+	  | awk -F'\t' '{ printf "  make %-20s %s\n", $$1, $$2 }'
 
 ## --- set-up ----------------------------------------------------------------
 
 APT_PACKAGES := $(shell cat scripts/apt-packages.txt)
 
 # Installs Debian packages only when one is missing (fast when nothing changed).
-apt:
+apt: ## install the Debian packages in scripts/apt-packages.txt that are missing
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages: $$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+# The PyPI side (Jupyter clients, TensorFlow, LiteRT, Pillow, NumPy) in .venv; redone only
+# when requirements.txt changes. Debian's /usr/bin/python3 (torch 1.13, matching the
+# libtorch the kernel links) is the other Python: see the README.
 $(STAMPS)/venv: requirements.txt | apt
 	@mkdir -p $(STAMPS)
 	test -x $(PYTHON) || $(SYSTEM_PY) -m venv $(VENV)
@@ -46,22 +51,26 @@ $(STAMPS)/venv: requirements.txt | apt
 	$(PYTHON) -m pip install -q -r requirements.txt
 	touch $@
 
-venv: $(STAMPS)/venv
+venv: $(STAMPS)/venv ## create or update the Python virtual environment in .venv
 
-setup: apt venv
+setup: apt venv ## install everything the build and tests need
 
-build: setup
+# The kernel, the cell host, the cell parser, the notebook library and the tools.
+build: setup ## build every product (release)
 	$(SWIFT_BUILD)
 
-kernelspec: build
+# Installs the "swift" kernelspec for this user, pointing at this checkout's build
+# (JUPYTER_DATA_DIR chooses where, as for any Jupyter install).
+kernelspec: build ## install the "swift" kernelspec pointing at this build
 	$(PYTHON) scripts/install_kernelspec.py --kernel $(RELEASE_DIR)/benchbook-kernel
 
 ## --- main job and tests ----------------------------------------------------
 
-run: kernelspec $(SETUP_TARGETS) $(RUN_TARGETS)
+run: kernelspec $(SETUP_TARGETS) $(RUN_TARGETS) ## set up, build, execute the notebooks, write results/
 
-swift-test: setup
+# The Swift unit tests (XCTest and Swift Testing), log in .build/swift-test.log.
+swift-test: setup ## run the Swift unit tests
 	swift build --build-tests
 	swift test --skip-build 2>&1 | tee .build/swift-test.log; exit $${PIPESTATUS[0]}
 
-test: kernelspec $(SETUP_TARGETS) swift-test $(TEST_TARGETS)
+test: kernelspec $(SETUP_TARGETS) swift-test $(TEST_TARGETS) ## set up, build, run every test

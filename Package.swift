@@ -37,6 +37,7 @@ let package = Package(
         .library(name: "Benchbook", type: .dynamic, targets: ["Benchbook"]),
         .executable(name: "benchbook-kernel", targets: ["benchbook-kernel"]),
         .executable(name: "benchbook-cell-host", targets: ["benchbook-cell-host"]),
+        .executable(name: "benchbook-cell-parser", targets: ["benchbook-cell-parser"]),
     ],
     targets: [
         // MARK: System libraries
@@ -47,43 +48,65 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/System/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
 
+        // MARK: Shared by the kernel, its helper processes and the notebook library
+        // JSON values with a reader and writer that need no Foundation.
+        .target(name: "JSONCore"),
+        // The one process layer: spawn, descriptors, poll, reap, limits, errno.
+        .target(name: "CSystemSupport"),
+        .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
+        // Commands and events between the kernel and the cell host, their framing, and the
+        // names generated cell code uses.
+        .target(name: "HostProtocol", dependencies: ["JSONCore", "SystemSupport"]),
+
         // MARK: Kernel side (not part of the notebook library)
-        .target(name: "JupyterWire", dependencies: ["CZeroMQ", "CLibCrypto"]),
-        .target(name: "CellEngine", dependencies: ["JupyterWire"], swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
-        .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine"],
+        .target(name: "JupyterWire", dependencies: ["JSONCore", "CZeroMQ", "CLibCrypto"]),
+        // What the kernel knows about a cell's text (no parser here: see CellParsing).
+        .target(name: "CellSource"),
+        // SwiftParser, run only in the cell parser process so cell text cannot hurt the kernel.
+        .target(name: "CellParsing", dependencies: ["CellSource", "HostProtocol", "SystemSupport"],
                 swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
-        .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel"],
+        .executableTarget(name: "benchbook-cell-parser", dependencies: ["CellParsing"],
                           swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+        .target(name: "CellEngine", dependencies: ["CellSource", "HostProtocol", "SystemSupport", "JSONCore"]),
+        .target(name: "CellCompletion", dependencies: ["CellEngine", "CellSource", "SystemSupport", "JSONCore"]),
+        .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion"]),
+        .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel"]),
         .target(name: "CHostSupport"),
-        .executableTarget(name: "benchbook-cell-host", dependencies: ["CHostSupport"],
+        .executableTarget(name: "benchbook-cell-host", dependencies: ["CHostSupport", "HostProtocol", "SystemSupport"],
                           swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // MARK: Notebook library
         .target(name: "CBenchbookSupport"),
-        .target(name: "BenchbookRuntime", dependencies: ["CBenchbookSupport"]),
+        .target(name: "BenchbookRuntime", dependencies: ["CBenchbookSupport", "HostProtocol", "SystemSupport", "JSONCore"]),
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"]),
         .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"]),
         .target(name: "BenchbookCharts", dependencies: ["BenchbookRuntime", "BenchbookBenchmark", "CCairo"]),
         .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "BenchbookCharts"]),
         .target(name: "CImageCodecs",
                 linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
-        .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs"]),
+        .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs", "SystemSupport"]),
         .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage"]),
         // Models (issue 5): libtorch through a C shim, LiteRT through dlopen.
-        .target(name: "CTorchShim",
+        .target(name: "CTorchShim", dependencies: ["CSystemSupport"],
                 cxxSettings: [.define("_GLIBCXX_USE_CXX11_ABI", to: "1"),
                               .unsafeFlags(["-std=c++17", "-I/usr/include/torch/csrc/api/include", "-w"])],
                 linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10"),
                                  .linkedLibrary("gomp"), .linkedLibrary("glog")]),
-        .target(name: "CLiteRT", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "CTorchShim", "CLiteRT"]),
+        .target(name: "CLiteRT", dependencies: ["CSystemSupport"], linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "CTorchShim", "CLiteRT", "SystemSupport"]),
         .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage"]),
         .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts"]),
 
         // MARK: Tests
         .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire"]),
-        .testTarget(name: "CellEngineTests", dependencies: ["CellEngine"],
+        .testTarget(name: "BenchbookKernelTests", dependencies: ["BenchbookKernel", "JupyterWire"]),
+        .testTarget(name: "BenchbookRuntimeTests", dependencies: ["BenchbookRuntime", "HostProtocol", "SystemSupport"]),
+        .target(name: "EngineTestSupport", dependencies: ["CellEngine"], path: "Tests/EngineTestSupport"),
+        .testTarget(name: "CellEngineTests", dependencies: ["CellEngine", "EngineTestSupport", "SystemSupport", "HostProtocol"]),
+        .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol", "JSONCore", "SystemSupport", "CellSource"]),
+        .testTarget(name: "CellParsingTests", dependencies: ["CellParsing", "CellSource"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+        .testTarget(name: "CellCompletionTests", dependencies: ["CellCompletion", "CellEngine", "EngineTestSupport"]),
         .testTarget(name: "BenchbookTensorTests", dependencies: ["BenchbookTensor"]),
         .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark"]),
         .testTarget(name: "BenchbookChartsTests", dependencies: ["BenchbookCharts"]),

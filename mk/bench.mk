@@ -9,24 +9,24 @@ BENCH_BIN := $(RELEASE_DIR)/benchbook-bench
 
 .PHONY: bench-tool bench-fixtures test-bench bench-overhead notebook-benchmarks
 
-bench-tool: setup
+bench-tool: setup ## build the benchmark tool (benchbook-bench)
 	$(SWIFT_BUILD) --product benchbook-bench
 
-bench-fixtures: venv
+bench-fixtures: venv ## regenerate the NumPy statistics reference
 	$(PYTHON) scripts/bench/make_statistics_fixture.py Tests/Fixtures/benchmark/statistics-reference.json
 
 # A record and a sweep written by Swift, read back with Python's csv/json, NumPy and hashlib;
 # then charts, progress, interrupt and records inside the installed kernel.
-test-bench: bench-tool kernelspec
+test-bench: bench-tool kernelspec ## benchmark records and charts, from Swift and in the kernel
 	BENCHBOOK_BENCH_BIN=$(BENCH_BIN) $(PYTHON) -m pytest -q Tests/python/test_benchmark_records.py \
 	  Tests/python/test_benchmark_kernel.py
 
 # Harness overhead figures: results/benchmark-overhead.{txt,json}.
-bench-overhead: bench-tool
+bench-overhead: bench-tool ## harness overhead figures (results/benchmark-overhead.*)
 	$(BENCH_BIN) overhead results
 
 # The notebook that shows every chart and the benchmark workflow; its records go to results/.
-notebook-benchmarks: kernelspec
+notebook-benchmarks: kernelspec ## execute only benchmarks-and-charts.ipynb
 	$(PYTHON) -m jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 \
 	  --output-dir results/executed notebooks/benchmarks-and-charts.ipynb
 

@@ -4,16 +4,17 @@
 
 .PHONY: test-kernel bench-kernel bench-completion
 
-test-kernel: kernelspec
+test-kernel: kernelspec ## the kernel through real Jupyter clients
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
-	    Tests/python/test_cell_engine_notebook.py Tests/python/test_frontends.py Tests/python/test_kernel_completion.py
+	    Tests/python/test_cell_engine_notebook.py Tests/python/test_kernel_seam.py Tests/python/test_frontends.py \
+	    Tests/python/test_kernel_completion.py
 
 # Start-up and per-cell latency through jupyter_client: results/kernel-latency.{json,md}.
-bench-kernel: kernelspec
+bench-kernel: kernelspec ## kernel start, first cell, per-cell latency (results/)
 	$(PYTHON) scripts/kernel/bench_latency.py --out results
 
 # Completion latency (SourceKit-LSP, issue 8): results/completion-latency.{json,md}.
-bench-completion: kernelspec
+bench-completion: kernelspec ## completion latency (results/)
 	$(PYTHON) scripts/kernel/bench_completion.py --out results
 
 TEST_TARGETS += test-kernel

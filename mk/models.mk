@@ -68,28 +68,28 @@ $(GENERATED_DIR)/reference/mobilenet_v2.pt.json: $(MOBILENET_TORCH)
 $(GENERATED_DIR)/reference/mobilenet_v2.tflite.json: $(MOBILENET_TFLITE)
 	$(MODELS_PY) $(PYTHON) scripts/models/reference_tflite.py --mobilenet --models $(GENERATED_DIR) --out $(GENERATED_DIR)/reference
 
-models: $(FASHION_MODELS) $(MOBILENET_TORCH) $(MOBILENET_TFLITE) $(MOBILENET_REFERENCE) $(EFFICIENTNET_MODELS)
+models: $(FASHION_MODELS) $(MOBILENET_TORCH) $(MOBILENET_TFLITE) $(MOBILENET_REFERENCE) $(EFFICIENTNET_MODELS) ## make the course models (idempotent)
 
 # notebooks/models/MODELS.md: every model file with size, SHA-256, source and licence.
-models-md: models
+models-md: models ## rewrite notebooks/models/MODELS.md (size, SHA-256, source, licence)
 	$(SYSTEM_PY) scripts/models/write_models_md.py $(MODELS_DIR) $(GENERATED_DIR)
 
 # Regenerates the committed Fashion-MNIST references (after retraining) and MODELS.md.
-models-references: $(FASHION_MODELS)
+models-references: $(FASHION_MODELS) ## regenerate committed model references and MODELS.md
 	$(MODELS_PY) $(SYSTEM_PY) scripts/models/reference_torch.py --models $(MODELS_DIR) --out Tests/Fixtures/models
 	$(MODELS_PY) $(PYTHON) scripts/models/reference_tflite.py --models $(MODELS_DIR) --out Tests/Fixtures/models
 	$(SYSTEM_PY) scripts/models/write_models_md.py $(MODELS_DIR) $(GENERATED_DIR)
 
-models-tool: setup
+models-tool: setup ## build the model tool (benchbook-models)
 	$(SWIFT_BUILD) --product benchbook-models
 
-test-models: models-tool models
+test-models: models-tool models ## damaged model files, descriptions, references
 	BENCHBOOK_MODELS_BIN=$(MODELS_BIN) $(PYTHON) -m pytest -q Tests/python/test_models.py
 
-models-accuracy: models-tool models
+models-accuracy: models-tool models ## Fashion-MNIST accuracy from Swift (results/)
 	$(MODELS_BIN) accuracy --out results/model-accuracy.md $(FASHION_MODELS)
 
-models-bench: models-tool models
+models-bench: models-tool models ## Swift against the runtimes' own loops (results/)
 	$(MODELS_PY) $(PYTHON) scripts/models/benchmark_models.py --bin $(MODELS_BIN) --out results
 	$(MODELS_BIN) threads $(GENERATED_DIR)/mobilenet_v2.tflite $(MODELS_DIR)/fashion_cnn_int8.tflite 2>/dev/null > results/model-threads.txt
 

@@ -3,25 +3,24 @@
 # The run fails, naming the notebook and cell, on any error output or a notebook over its
 # 3-minute budget. The notebooks' benchmark records and figures go to results/.
 #
+# `make run` and `make test` both end with run-notebooks: the same execution is the main
+# job's output and the course's test.
+#
 #   make notebook-data    the images the notebooks read (notebooks/data/; the photo-style
 #                         evaluation set and the ImageNet photos in data/photos/ are made at
 #                         set-up, not committed)
 #   make run-notebooks    execute every notebook (numbered ones and benchmarks-and-charts)
-#   make test-notebooks   the same run, as a test
 
 NOTEBOOK_RUNNER := $(PYTHON) scripts/notebooks/run_notebooks.py
 
-.PHONY: notebook-data run-notebooks test-notebooks
+.PHONY: notebook-data run-notebooks
 
-notebook-data: venv $(SOURCES_RECORD)
+notebook-data: venv $(SOURCES_RECORD) ## the images the course notebooks read
 	$(PYTHON) scripts/notebooks/make_notebook_data.py
 
-run-notebooks: kernelspec models notebook-data
-	$(NOTEBOOK_RUNNER)
-
-test-notebooks: kernelspec models notebook-data
+run-notebooks: kernelspec models notebook-data ## execute every course notebook into results/executed/ (fails on any error output)
 	$(NOTEBOOK_RUNNER)
 
 SETUP_TARGETS += notebook-data
 RUN_TARGETS   += run-notebooks
-TEST_TARGETS  += test-notebooks
+TEST_TARGETS  += run-notebooks

@@ -1,3 +1,4 @@
+import CellCompletion
 import CellEngine
 import Foundation
 import JupyterWire
@@ -8,10 +9,12 @@ import JupyterWire
 /// Threads: the heartbeat echoes on its own thread; control requests (interrupt,
 /// shutdown) are served on the control thread, so they get through while a cell runs;
 /// shell requests, including execution, are served one at a time on the thread that
-/// calls ``run()``.
+/// calls ``run()``. The handlers live in `Handlers/`, one file per concern.
 public final class Kernel: @unchecked Sendable {
     let channels: Channels
     let engine: CellEngine
+    /// Completion and inspection; SourceKit-LSP starts on first use. Shell thread only.
+    private(set) lazy var completion = CodeCompletion(engine: engine)
     var state = ExecutionState()
     var history = History()
 
@@ -35,9 +38,9 @@ public final class Kernel: @unchecked Sendable {
         control.name = "control"
         control.start()
         channels.publishStatus("starting", parent: nil)
-        DispatchQueue.global().async { [engine] in
-            do { try engine.prepare() } catch { Log.warning("\(error)") }
-        }
+        // The host loads the notebook library while the client connects and the user types
+        // the first cell; the supervisor starts exactly one.
+        engine.prepare()
         while true {
             guard let request = channels.receive(on: channels.shell, channel: "shell") else { continue }
             handleShell(request)
@@ -51,13 +54,9 @@ public final class Kernel: @unchecked Sendable {
             channels.publishStatus("busy", parent: request)
             switch request.type {
             case "shutdown_request": shutdown(request, on: channels.control)
-            case "interrupt_request":
-                engine.interrupt()
-                channels.reply(on: channels.control, to: request, type: "interrupt_reply", content: ["status": "ok"])
-            case "kernel_info_request":
-                channels.reply(on: channels.control, to: request, type: "kernel_info_reply", content: kernelInfo)
-            default:
-                unknown(request, on: channels.control)
+            case "interrupt_request": interrupt(request, on: channels.control)
+            case "kernel_info_request": kernelInfo(request, on: channels.control)
+            default: unknown(request, on: channels.control)
             }
             channels.publishStatus("idle", parent: request)
         }
@@ -70,45 +69,17 @@ public final class Kernel: @unchecked Sendable {
         let shell = channels.shell
         switch request.type {
         case "execute_request": execute(request)
-        case "kernel_info_request":
-            channels.reply(on: shell, to: request, type: "kernel_info_reply", content: kernelInfo)
+        case "kernel_info_request": kernelInfo(request, on: shell)
         case "is_complete_request": isComplete(request)
         case "complete_request": complete(request)
         case "inspect_request": inspect(request)
         case "history_request": historyRequest(request)
-        case "comm_info_request":
-            channels.reply(on: shell, to: request, type: "comm_info_reply", content: ["status": "ok", "comms": [:]])
-        case "comm_open":
-            // No comm targets are registered: close it, as the spec asks.
-            let id = request.content["comm_id"] ?? .null
-            channels.publish("comm_close", parent: request, content: ["comm_id": id, "data": [:]])
+        case "comm_info_request": commInfo(request)
+        case "comm_open": commOpen(request)
         case "comm_msg", "comm_close": break
         case "shutdown_request": shutdown(request, on: shell)
-        case "interrupt_request":
-            engine.interrupt()
-            channels.reply(on: shell, to: request, type: "interrupt_reply", content: ["status": "ok"])
+        case "interrupt_request": interrupt(request, on: shell)
         default: unknown(request, on: shell)
         }
-    }
-
-    private func unknown(_ request: Message, on socket: ZeroMQSocket) {
-        Log.warning("unknown message type '\(request.type)'; ignored")
-        guard request.type.hasSuffix("_request") else { return }
-        let replyType = String(request.type.dropLast("_request".count)) + "_reply"
-        channels.reply(on: socket, to: request, type: replyType, content: [
-            "status": "error", "ename": "UnknownMessageType",
-            "evalue": .string("Benchbook does not handle '\(request.type)' messages."), "traceback": [],
-        ])
-    }
-
-    private func shutdown(_ request: Message, on socket: ZeroMQSocket) {
-        let restart = request.content["restart"]?.boolValue ?? false
-        engine.shutdown()
-        channels.reply(on: socket, to: request, type: "shutdown_reply", content: ["status": "ok", "restart": .bool(restart)])
-        channels.publishStatus("idle", parent: request)
-        // Give ZeroMQ's I/O thread time to deliver the reply, then leave; a restarting
-        // client starts a fresh kernel process.
-        Thread.sleep(forTimeInterval: 0.2)
-        exit(0)
     }
 }

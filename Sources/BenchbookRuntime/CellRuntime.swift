@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+internal import HostProtocol
 
 /// Support for the code the kernel generates from a cell. Not for use in notebooks.
 ///
@@ -25,15 +26,13 @@ public enum _BenchbookCell {
         public func present<T>(_ value: T) {
             if T.self == Void.self { return }
             if let optional = value as? OptionalProtocol, optional.isNone {
-                KernelChannel.shared.send(["event": "result", "data": ["text/plain": "nil"], "metadata": [:] as [String: Any]])
+                KernelChannel.shared.send(MimeBundle(plainText: "nil").resultEvent)
                 return
             }
             // Like a REPL, a result shows its debug form: strings in quotes.
             let bundle = (value as? NotebookDisplayable)?.mimeBundle
                 ?? MimeBundle(plainText: removingCellModuleNames(String(reflecting: value)))
-            var event = bundle.messageFields
-            event["event"] = "result"
-            KernelChannel.shared.send(event)
+            KernelChannel.shared.send(bundle.resultEvent)
         }
     }
 
@@ -82,14 +81,11 @@ public enum _BenchbookCell {
     private static func finish(_ context: Context, error: Error?) -> Int32 {
         activeCell = 0
         fflush(nil)
-        var event: [String: Any] = ["event": "finished", "bound": context.boundCount]
-        if let error {
-            let typeName = removingCellModuleNames(String(describing: type(of: error)))
-            let description = removingCellModuleNames(String(describing: error))
-            event["ename"] = typeName
-            event["evalue"] = description
+        let thrown = error.map { error in
+            HostEvent.ThrownError(typeName: removingCellModuleNames(String(describing: type(of: error))),
+                                  description: removingCellModuleNames(String(describing: error)))
         }
-        KernelChannel.shared.send(event)
+        KernelChannel.shared.send(.finished(bound: context.boundCount, error: thrown))
         return error == nil ? 0 : 1
     }
 

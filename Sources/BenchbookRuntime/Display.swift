@@ -1,4 +1,5 @@
 import Foundation
+internal import HostProtocol
 
 /// Shows values in the notebook, below the running cell, in order.
 ///
@@ -41,10 +42,7 @@ public struct DisplayHandle: Sendable {
             if !isUpdate || displayID == nil { print(bundle.data["text/plain"] ?? "") }
             return
         }
-        var event = bundle.messageFields
-        event["event"] = isUpdate ? "update_display" : "display"
-        if let displayID { event["display_id"] = displayID }
-        channel.send(event)
+        channel.send(bundle.displayEvent(displayID: displayID, isUpdate: isUpdate))
     }
 }
 
@@ -54,5 +52,5 @@ public struct DisplayHandle: Sendable {
 public func clearOutput(wait: Bool = false) {
     let channel = KernelChannel.shared
     guard channel.isConnected else { return }
-    channel.send(["event": "clear_output", "wait": wait])
+    channel.send(.clearOutput(wait: wait))
 }

@@ -1,4 +1,5 @@
 import Foundation
+internal import HostProtocol
 
 /// Why ``input(_:password:)`` could not read an answer.
 public enum InputError: Error, CustomStringConvertible {
@@ -23,15 +24,19 @@ public enum InputError: Error, CustomStringConvertible {
 ///   - prompt: shown before the input box.
 ///   - password: hide what is typed.
 /// - Returns: the text entered, without a newline.
-/// - Throws: ``InputError`` when the front end cannot take input.
+/// - Throws: ``InputError`` when the front end cannot take input; ``InterruptedError``
+///   when the user interrupts the cell while it waits.
 public func input(_ prompt: String = "", password: Bool = false) throws -> String {
     let channel = KernelChannel.shared
     guard channel.isConnected else { throw InputError.noKernel }
-    channel.send(["event": "input_request", "prompt": prompt, "password": password])
-    guard let line = channel.readLine(),
-          let data = line.data(using: .utf8),
-          let reply = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
-    else { throw InputError.noKernel }
-    if let value = reply["value"] as? String { return value }
-    throw InputError.notAllowed
+    channel.send(.inputRequest(prompt: prompt, password: password))
+    // The next command is the answer: the kernel sends nothing else while a cell waits.
+    guard case .inputReply(let reply)? = try? channel.readCommand() else { throw InputError.noKernel }
+    switch reply {
+    case .value(let text): return text
+    case .notAllowed: throw InputError.notAllowed
+    case .interrupted:
+        Interrupt.clear()
+        throw InterruptedError(activity: "Waiting for input")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+internal import HostProtocol
 
 /// What a value looks like in a notebook: one representation per MIME type.
 ///
@@ -68,10 +69,11 @@ func userFacingDescription(_ value: Any) -> String {
     removingCellModuleNames(String(describing: value))
 }
 
-/// Removes `CellN.` qualifiers that Swift prints for types declared in notebook cells.
+/// Removes the kernel's generated names (`Cell12.` qualifiers that Swift prints for types
+/// declared in notebook cells) from text a user will read.
 /// - Parameter text: text that may name cell types.
 public func removingCellModuleNames(_ text: String) -> String {
-    text.replacing(/\bCell[0-9]+\./, with: "")
+    NameScrubber.userFacing(text)
 }
 
 extension MimeBundle: NotebookDisplayable {

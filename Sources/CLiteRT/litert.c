@@ -2,6 +2,7 @@
 
 #define _GNU_SOURCE
 #include "CLiteRT.h"
+#include "CSystemSupport.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -272,80 +273,59 @@ char *bbl_capture_stderr_end(int saved) {
   return text;
 }
 
-// Runs in the forked child: every step of Model's load and first run, on zeros.
-static int probe_child(const char *path, const char *identifier) {
+// Runs in the forked child: every step of Model's load and first run, on zeros. Returns 0,
+// or the name of the step that failed in `step` with LiteRT's status.
+static int probe_child(const char *path, const char *identifier, const char **step) {
   LiteRtEnvironment environment = NULL;
   LiteRtModel model = NULL;
   LiteRtOptions options = NULL;
   LiteRtCompiledModel compiled = NULL;
   LiteRtSignature signature = NULL;
-  if (api.create_environment(0, NULL, &environment) != 0) return 1;
-  if (api.create_model_from_file(environment, path, &model) != 0) return 1;
-  if (api.create_options(&options) != 0) return 1;
-  if (api.set_options_hardware_accelerators(options, 1) != 0) return 1;
-  if (bbl_add_cpu_options(options, identifier, "num_threads = 1\n") != 0) return 1;
-  if (api.create_compiled_model(environment, model, options, &compiled) != 0) return 1;
-  if (api.get_model_signature(model, 0, &signature) != 0) return 1;
+  if (api.create_environment(0, NULL, &environment) != 0) { *step = "creating a LiteRT environment"; return 1; }
+  if (api.create_model_from_file(environment, path, &model) != 0) { *step = "reading the model"; return 1; }
+  if (api.create_options(&options) != 0) { *step = "setting CPU options"; return 1; }
+  if (api.set_options_hardware_accelerators(options, 1) != 0) { *step = "setting CPU options"; return 1; }
+  if (bbl_add_cpu_options(options, identifier, "num_threads = 1\n") != 0) { *step = "setting CPU options"; return 1; }
+  if (api.create_compiled_model(environment, model, options, &compiled) != 0) { *step = "compiling it for the CPU"; return 1; }
+  if (api.get_model_signature(model, 0, &signature) != 0) { *step = "reading its signature"; return 1; }
   LiteRtParamIndex inputs = 0, outputs = 0;
-  if (api.get_num_signature_inputs(signature, &inputs) != 0) return 1;
-  if (api.get_num_signature_outputs(signature, &outputs) != 0) return 1;
-  if (inputs + outputs > 64) return 1;
+  if (api.get_num_signature_inputs(signature, &inputs) != 0) { *step = "reading its signature"; return 1; }
+  if (api.get_num_signature_outputs(signature, &outputs) != 0) { *step = "reading its signature"; return 1; }
+  if (inputs + outputs > 64) { *step = "preparing its input and output tensors"; return 1; }
   LiteRtTensorBuffer buffers[64];
   for (LiteRtParamIndex i = 0; i < inputs + outputs; ++i) {
     LiteRtTensor tensor = NULL;
     LiteRtStatus status = i < inputs ? api.get_signature_input_tensor(signature, i, &tensor)
                                      : api.get_signature_output_tensor(signature, i - inputs, &tensor);
-    if (status != 0) return 1;
+    if (status != 0) { *step = "preparing its input and output tensors"; return 1; }
     LiteRtRankedTensorType type;
     memset(&type, 0, sizeof type);
-    if (api.get_ranked_tensor_type(tensor, &type) != 0) return 1;
+    if (api.get_ranked_tensor_type(tensor, &type) != 0) { *step = "preparing its input and output tensors"; return 1; }
     size_t count = 1;
     for (unsigned int axis = 0; axis < type.layout.rank && axis < BBL_MAX_RANK; ++axis) {
       if (type.layout.dimensions[axis] < 0) type.layout.dimensions[axis] = 1;
       count *= (size_t)type.layout.dimensions[axis];
     }
-    if (count > ((size_t)1 << 30)) return 1;
+    if (count > ((size_t)1 << 30)) { *step = "preparing its input and output tensors"; return 1; }
     size_t size = (count * 8 + 63) / 64 * 64;
     void *memory = aligned_alloc(64, size ? size : 64);
-    if (!memory) return 1;
+    if (!memory) { *step = "preparing its input and output tensors"; return 1; }
     memset(memory, 0, size ? size : 64);
-    if (api.create_tensor_buffer_from_host_memory(&type, memory, size, NULL, &buffers[i]) != 0) return 1;
+    if (api.create_tensor_buffer_from_host_memory(&type, memory, size, NULL, &buffers[i]) != 0) { *step = "preparing its input and output tensors"; return 1; }
   }
-  if (api.run_compiled_model(compiled, 0, inputs, buffers, outputs, buffers + inputs) != 0) return 1;
+  if (api.run_compiled_model(compiled, 0, inputs, buffers, outputs, buffers + inputs) != 0) { *step = "running it once on zeros"; return 1; }
   return 0;
 }
 
-int bbl_probe(const char *path, const char *cpu_options_identifier, int *status) {
+int bbl_check_start(const char *path, const char *cpu_options_identifier, unsigned long long extra_bytes,
+                    int *message_fd) {
   if (!opened) return -1;
-  fflush(NULL);
-  pid_t child = fork();
-  if (child < 0) return -1;
-  if (child == 0) {
-    // Silence LiteRT's log lines in the child; the parent loads again and reports.
-    int null = open("/dev/null", O_WRONLY);
-    if (null >= 0) { dup2(null, 1); dup2(null, 2); }
-    _exit(probe_child(path, cpu_options_identifier));
-  }
-  // Wait up to a minute: a child forked from a multi-threaded process can block on a
-  // lock another thread held at fork time.
-  int wait_status = 0;
-  int waited_ms = 0;
-  for (;;) {
-    pid_t done = waitpid(child, &wait_status, WNOHANG);
-    if (done == child) break;
-    if (done < 0 && errno != EINTR) return -1;
-    if (waited_ms >= 60000) {
-      kill(child, SIGKILL);
-      waitpid(child, &wait_status, 0);
-      return 3;
-    }
-    usleep(2000);
-    waited_ms += 2;
-  }
-  if (WIFSIGNALED(wait_status)) {
-    *status = WTERMSIG(wait_status);
-    return 2;
-  }
-  *status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
-  return *status == 0 ? 0 : 1;
+  pid_t child = bb_fork_check(extra_bytes, message_fd);
+  if (child != 0) return child;
+  const char *step = "";
+  if (probe_child(path, cpu_options_identifier, &step) == 0) _exit(0);
+  char message[256];
+  snprintf(message, sizeof message, "LiteRT reported an error %s", step);
+  bb_write_message(*message_fd, message);
+  _exit(1);
 }

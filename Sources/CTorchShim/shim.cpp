@@ -2,6 +2,7 @@
 // catches every exception and turns it into a status and a message.
 
 #include "CTorchShim.h"
+#include "CSystemSupport.h"
 
 #include <ATen/Parallel.h>
 #include <ATen/core/ivalue.h>
@@ -23,8 +24,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
+#include <fcntl.h>
+#include <new>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -255,18 +260,24 @@ bbt_module *load(const char *path, bbt_format format) {
   return module.release();
 }
 
-// Waits for a check process for up to a minute; kills it after that (a child forked from a
-// multi-threaded process can block on a lock another thread held at fork time).
-bool wait_with_deadline(pid_t child, int *status) {
-  for (int waited_ms = 0; waited_ms < 60000; waited_ms += 2) {
-    pid_t done = waitpid(child, status, WNOHANG);
-    if (done == child) return true;
-    if (done < 0 && errno != EINTR) return true;  // Nothing to wait for: report what we have.
-    usleep(2000);
+// The check child's work: load the file; empty when it loaded, else what went wrong.
+std::string check_load(const char *path, bbt_format format) {
+  enter();
+  // libgomp is not fork-safe: the parent's OpenMP workers do not exist in the child, and a
+  // parallel region (large tensor copies while loading open one) would wait for them
+  // forever. The OpenMP state is per thread, so the load runs on a thread the child makes
+  // (no inherited thread pool) with OpenMP at 1 thread (no workers to start).
+  omp_set_num_threads(1);
+  try {
+    delete load(path, format);
+    return "";
+  } catch (const std::bad_alloc &) {
+    return "loading it needed more memory than the check allows (a damaged size field)";
+  } catch (const std::exception &failure) {
+    return readable(failure);
+  } catch (...) {
+    return "libtorch threw an exception that is not a std::exception";
   }
-  kill(child, SIGKILL);
-  waitpid(child, status, 0);
-  return false;
 }
 
 }  // namespace
@@ -280,45 +291,19 @@ bbt_module *bbt_load(const char *path, bbt_format format, char **error) {
   return guarded(error, static_cast<bbt_module *>(nullptr), [&] { return load(path, format); });
 }
 
-int bbt_probe_load(const char *path, bbt_format format, char **error) {
-  pid_t child = fork();
-  if (child < 0) {
-    set_error(error, "fork failed");
-    return -1;
+int bbt_check_start(const char *path, bbt_format format, unsigned long long extra_bytes, int *message_fd) {
+  pid_t child = bb_fork_check(extra_bytes, message_fd);
+  if (child != 0) return child;
+  std::string message;
+  try {
+    std::thread worker([&] { message = check_load(path, format); });
+    worker.join();
+  } catch (const std::system_error &) {
+    message = check_load(path, format);  // no thread could start: try on this one
   }
-  if (child == 0) {
-    int status = 0;
-    enter();
-    // libgomp is not fork-safe: the parent's OpenMP workers do not exist here, and a
-    // parallel region with more than one thread (large tensor copies while loading do
-    // one) would wait for them forever. One thread runs the region on this thread.
-    omp_set_num_threads(1);
-    try {
-      delete load(path, format);
-    } catch (...) {
-      status = 1;
-    }
-    _exit(status);
-  }
-  int status = 0;
-  if (!wait_with_deadline(child, &status)) {
-    set_error(error, "loading it did not finish within a minute in a check process");
-    return 3;
-  }
-  if (WIFSIGNALED(status)) {
-    int signal_number = WTERMSIG(status);
-    set_error(error, std::string("the loader crashed with signal ") + std::to_string(signal_number) +
-                         " (" + strsignal(signal_number) + ")");
-    return 2;
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
-  // The child threw: load again here to get the message (safe: it throws, not crashes).
-  bbt_module *module = bbt_load(path, format, error);
-  if (module) {
-    bbt_module_free(module);
-    return 0;
-  }
-  return 1;
+  if (message.empty()) _exit(0);
+  bb_write_message(*message_fd, message.substr(0, 4000).c_str());
+  _exit(1);
 }
 
 void bbt_module_free(bbt_module *module) {

@@ -1,229 +1,265 @@
+import CellSource
 import Foundation
-import JupyterWire
-
-/// Receives what a running cell produces. Called on the thread that called
-/// ``CellEngine/execute(_:label:output:)``.
-public protocol CellOutput: AnyObject {
-    /// Text the cell wrote to `stdout` or `stderr`, as it was written.
-    func stream(name: String, text: String)
-    /// A `display(...)` call, or an update of an earlier display.
-    func display(data: JSONValue, metadata: JSONValue, displayID: String?, isUpdate: Bool)
-    /// The value of the cell's last expression.
-    func result(data: JSONValue, metadata: JSONValue)
-    /// Clears the cell's output so far.
-    func clearOutput(wait: Bool)
-    /// Asks the user for a line of input; nil when the front end does not allow input.
-    func requestInput(prompt: String, password: Bool) -> String?
-}
-
-/// A failed cell as Jupyter shows it: error name, value and traceback lines.
-public struct CellError: Error, Sendable, Equatable {
-    public var name: String
-    public var value: String
-    public var traceback: [String]
-
-    public init(name: String, value: String, traceback: [String]? = nil) {
-        self.name = name
-        self.value = value
-        self.traceback = traceback ?? ["\(name): \(value)"]
-    }
-}
+import HostProtocol
+import Synchronization
+import SystemSupport
 
 /// Compiles cells into libraries and runs them in the cell host, keeping notebook state.
 ///
-/// Thread rules: `execute` is called from one thread at a time (the kernel's shell
-/// thread) and blocks until the cell ends. `interrupt` may be called from any thread
-/// while a cell runs. Blocking work (compiling, waiting on the host) happens only in
-/// `execute`.
+/// A cell goes: parse (in the cell parser process) → generate a module → compile and
+/// link (child processes) → run in the host. The ``HostSupervisor`` owns the host and
+/// every interrupt and restart decision; this type owns the notebook's names
+/// (``SymbolTable``) and turns each outcome into what the user reads.
+///
+/// Thread rules: `execute`, `prepare`, `completeness` and `analyze` are called from one
+/// thread (the kernel's shell thread); `execute` blocks until the cell ends. `interrupt`
+/// and `shutdown` may be called from any thread.
 public final class CellEngine: @unchecked Sendable {
     /// How long a cell has to stop after an interrupt before its host is restarted.
-    public static let interruptGracePeriod: TimeInterval = 2
+    public static let interruptGracePeriod: Double = 2
 
-    let configuration: EngineConfiguration
+    /// Where the compiler, the library and the work directory are.
+    public let configuration: EngineConfiguration
     let compiler: CellCompiler
+    let parser: CellParserClient
     private(set) var symbols = SymbolTable()
-    private var host: HostProcess?
+    private let supervisor: HostSupervisor
+    /// Libraries of cells that ran, for a replacement host to load.
+    private let libraries = CellLibraries()
+    private let background: BackgroundOutput
     private var cellCounter = 0
-
-    private let lock = NSLock()
-    private var runningHost: HostProcess?
-    private var runGeneration = 0
-    private var killedForInterrupt = false
 
     /// Creates an engine; nothing is started until ``prepare()`` or the first cell.
     public init(configuration: EngineConfiguration) {
         self.configuration = configuration
-        self.compiler = CellCompiler(configuration: configuration)
+        compiler = CellCompiler(configuration: configuration)
+        parser = CellParserClient(executable: configuration.parserExecutable.path)
+        let libraries = self.libraries
+        let background = BackgroundOutput()
+        self.background = background
+        supervisor = HostSupervisor(
+            launch: .init(executable: configuration.hostExecutable.path, library: configuration.library.path),
+            gracePeriod: Self.interruptGracePeriod,
+            librariesToReload: { libraries.paths },
+            background: { background.deliver($0) })
     }
-
-    /// Completion and inspection for this notebook; SourceKit-LSP starts on first use.
-    /// Used from the same thread as ``execute(_:label:output:)``.
-    public private(set) lazy var completion = CodeCompletion(engine: self)
 
     deinit { shutdown() }
 
-    /// Starts the cell host and preloads the notebook library, without waiting.
-    /// - Throws: ``EngineError`` when the host cannot start.
-    public func prepare() throws {
-        _ = try ensureHost()
+    /// Starts the cell host (which loads the notebook library) and the cell parser,
+    /// without waiting for either.
+    public func prepare() {
+        supervisor.prepare()
+        parser.warmUp()
     }
 
-    /// Stops the cell host.
+    /// Stops the cell host and the parser.
     public func shutdown() {
-        host?.terminate()
-        host = nil
+        supervisor.shutdown()
+        parser.stop()
+    }
+
+    /// Interrupts the cell that is compiling or running: a compile step is stopped; a
+    /// running cell gets SIGINT (library loops stop with an error and keep state) and, if
+    /// it is still running after the grace period, its host is restarted.
+    /// - Parameter stamp: the interrupt request's session and date; an interrupt the same
+    ///   client sent before the current cell was meant for an earlier one and is dropped.
+    public func interrupt(_ stamp: ClientStamp? = nil) {
+        supervisor.interrupt(stamp)
+    }
+
+    /// Whether code is ready to run, judged by the Swift parser.
+    public func completeness(of code: String) -> Completeness {
+        parser.completeness(of: code)
+    }
+
+    /// The analysis of a cell's text (names it defines), or nil when it cannot be parsed.
+    public func analyze(_ code: String) -> CellAnalysis? {
+        try? parser.analyze(code, bindingsAreLocal: false, cancellation: nil)
     }
 
     /// Compiles and runs one cell.
     /// - Parameters:
     ///   - code: the cell's source.
     ///   - label: its prompt label, used as the file name in messages (`In[7]`).
+    ///   - stamp: the request's session and date, to tell late interrupts apart.
     ///   - output: receives streams, displays, the result and input requests.
     /// - Returns: nil on success, or the error to show.
-    public func execute(_ code: String, label: String, output: CellOutput) -> CellError? {
+    public func execute(_ code: String, label: String, stamp: ClientStamp? = nil, output: CellOutput) -> CellError? {
+        background.setOutput(output)
+        reportHostLosses(to: output)
+        cellCounter += 1
+        let id = CellID(cellCounter)
+        let cancellation = CellCancellation()
+        let sink = supervisor.beginCompile(id, stamp: stamp, cancellation: cancellation)
+        let prepared = prepare(code, label: label, id: id, cancellation: cancellation)
+        guard case .success(let cell) = prepared else {
+            supervisor.endCompile(id, run: nil)
+            if cancellation.isCancelled { return CellErrorReport.interruptedWhileCompiling() }
+            if case .failure(.error(let error)) = prepared { return error }
+            return nil
+        }
+        supervisor.endCompile(id, run: .run(cell: id.rawValue, library: cell.library.path, symbol: cell.entrySymbol))
+        let started = DispatchTime.now()
+        let reader = CellRunReader(sink: sink, output: output) { [supervisor] answer in
+            supervisor.sendInputReply(id, answer)
+        }
+        let outcome = reader.read()
+        Trace.step("load and run", since: started)
+        for note in supervisor.takeNotes() { output.stream(name: "stderr", text: note + "\n") }
+        return finish(cell, outcome: outcome, label: label)
+    }
+
+    // MARK: Steps
+
+    /// A cell compiled and ready to run.
+    private struct CompiledCell {
+        var analysis: CellAnalysis
+        var label: String
+        var module: String
+        var library: URL
+        var entrySymbol: String
+    }
+
+    /// Why a cell does not run.
+    private enum NotRun: Error {
+        /// Only comments and whitespace.
+        case empty
+        /// An error to show (syntax, compile, lost variable, unknown magic).
+        case error(CellError)
+    }
+
+    /// Parses, checks, generates and compiles a cell.
+    private func prepare(_ code: String, label: String, id: CellID,
+                         cancellation: CellCancellation) -> Result<CompiledCell, NotRun> {
         var magic: CellMagic?
         var body = code
         if let parsed = CellMagic.parse(code) {
             switch parsed.magic {
             case .success(let found): magic = found
             case .failure(let unknown):
-                return CellError(name: "UnknownMagic", value: "\(unknown.name) is not a Benchbook magic; the magics are \(CellMagic.names.joined(separator: ", ")).")
+                return .failure(.error(CellError(name: "UnknownMagic", value: "\(unknown.name) is not a Benchbook magic; the magics are \(CellMagic.names.joined(separator: ", ")).")))
             }
             body = parsed.body
         }
-        let analysis = CellAnalysis(source: body, bindingsAreLocal: magic != nil)
-        if magic != nil, analysis.hasTopLevelAwait {
-            return CellError(name: "MagicError", value: "Timing magics run their body synchronously; move the awaited work into a function and call it without await, or time it without a magic.")
+        let started = DispatchTime.now()
+        let analysis: CellAnalysis
+        do {
+            analysis = try parser.analyze(body, bindingsAreLocal: magic != nil, cancellation: cancellation)
+        } catch {
+            return .failure(.error(CellErrorReport.parser(error, label: label)))
         }
-        if analysis.isEmpty { return nil }
+        Trace.step("parse", since: started)
+        if magic != nil, analysis.hasTopLevelAwait {
+            return .failure(.error(CellError(name: "MagicError", value: "Timing magics run their body synchronously; move the awaited work into a function and call it without await, or time it without a magic.")))
+        }
+        if analysis.isEmpty { return .failure(.empty) }
         if !analysis.syntaxProblems.isEmpty {
-            return CellErrorReport.syntax(analysis.syntaxProblems, code: code, label: label)
+            return .failure(.error(CellErrorReport.syntax(analysis.syntaxProblems, code: code, label: label)))
         }
         let lost = symbols.lostReferences(in: analysis)
-        if !lost.isEmpty { return CellErrorReport.lostVariables(lost) }
+        if !lost.isEmpty { return .failure(.error(CellErrorReport.lostVariables(lost))) }
 
-        cellCounter += 1
-        let module = "Cell\(cellCounter)"
-        let generator = CellCodeGenerator(module: module, cellLabel: label, cellNumber: cellCounter)
-        beginPhase()
-        compiler.resetCancellation()
-        var compiled = compile(analysis, generator: generator, magic: magic, loadingTypeModules: false)
+        let module = RuntimeNames.module(id.rawValue)
+        let generator = CellCodeGenerator(module: module, cellLabel: label, cellNumber: id.rawValue)
+        var compiled = compile(analysis, generator: generator, magic: magic, loadingTypeModules: false, cancellation: cancellation)
         if case .failure(let failure) = compiled, failure.diagnostics.contains(where: \.isInaccessibleMember) {
             // A member of a type from an earlier cell, reached through a variable: load
             // the modules that declare types, testable, and try once more.
-            compiled = compile(analysis, generator: generator, magic: magic, loadingTypeModules: true)
+            compiled = compile(analysis, generator: generator, magic: magic, loadingTypeModules: true, cancellation: cancellation)
         }
-        let library: URL
         switch compiled {
-        case .success(let url): library = url
+        case .success(let library):
+            return .success(CompiledCell(analysis: analysis, label: label, module: module, library: library, entrySymbol: generator.entrySymbol))
         case .failure(let failure):
-            endPhase()
-            if failure.interrupted { return CellErrorReport.interruptedWhileCompiling() }
-            return CellErrorReport.compile(failure.diagnostics, code: code, label: label)
-        }
-        if interruptWasRequested() {
-            endPhase()
-            return CellErrorReport.interruptedWhileCompiling()
-        }
-
-        let host: HostProcess
-        do { host = try ensureHost() } catch {
-            endPhase()
-            return CellError(name: "KernelError", value: String(describing: error))
-        }
-        setRunning(host)
-        let runStarted = DispatchTime.now()
-        let run = HostRun(host: host, output: output).run(library: library, symbol: generator.entrySymbol)
-        Trace.step("load and run", since: runStarted)
-        let killed = endPhase()
-
-        switch run {
-        case .completed(let bound, let thrown, let loaderError):
-            symbols.record(analysis, module: module, cellLabel: label, boundCount: bound)
-            if let loaderError { return CellError(name: "LoadError", value: loaderError) }
-            if let thrown { return CellErrorReport.thrown(name: thrown.name, value: thrown.value) }
-            return nil
-        case .crashed(let message):
-            symbols.record(analysis, module: module, cellLabel: label, boundCount: 0)
-            let lostNames = symbols.markVariablesLost()
-            let how = host.exitDescription
-            self.host = nil
-            return killed
-                ? CellErrorReport.interruptKilled(lost: lostNames)
-                : CellErrorReport.crash(message: message, how: how, label: label, lost: lostNames)
+            if failure.interrupted { return .failure(.error(CellErrorReport.interruptedWhileCompiling())) }
+            return .failure(.error(CellErrorReport.compile(failure.diagnostics, code: code, label: label)))
         }
     }
 
     private func compile(_ analysis: CellAnalysis, generator: CellCodeGenerator, magic: CellMagic?,
-                         loadingTypeModules: Bool) -> Result<URL, CompileFailure> {
+                         loadingTypeModules: Bool, cancellation: CellCancellation) -> Result<URL, CompileFailure> {
         let dependencies = symbols.dependencies(of: analysis, loadingTypeModules: loadingTypeModules)
         let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: magic)
         return compiler.compile(source: source, module: generator.module, cellLabel: generator.cellLabel,
-                                linking: dependencies.modules, insertions: analysis.insertions)
+                                linking: dependencies.modules, insertions: analysis.insertions, cancellation: cancellation)
     }
 
-    /// Asks the running cell to stop: SIGINT to the host (library loops stop with an
-    /// error and keep state); a cell still running after the grace period has its
-    /// host restarted. A compile in progress is cancelled.
-    public func interrupt() {
-        lock.lock()
-        defer { lock.unlock() }
-        runGeneration += 1
-        compiler.cancel()
-        guard let running = runningHost else { return }
-        running.signal(SIGINT)
-        let generation = runGeneration
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.interruptGracePeriod) { [weak self] in
-            guard let self else { return }
-            self.lock.lock()
-            defer { self.lock.unlock() }
-            if self.runGeneration == generation, let host = self.runningHost, host === running {
-                self.killedForInterrupt = true
-                host.signal(SIGKILL)
+    /// Records what a run left behind and says how it went.
+    private func finish(_ cell: CompiledCell, outcome: CellRunOutcome, label: String) -> CellError? {
+        switch outcome {
+        case .completed(let bound, let thrown):
+            remember(cell, bound: bound)
+            return thrown.map { CellErrorReport.thrown(name: $0.typeName, value: $0.description) }
+        case .couldNotRun(let message):
+            return CellError(name: "LoadError", value: message)
+        case .crashed(let message, let status):
+            remember(cell, bound: 0)
+            return CellErrorReport.crash(message: message, status: status, label: label, lost: symbols.markVariablesLost())
+        case .killedAfterInterrupt:
+            remember(cell, bound: 0)
+            return CellErrorReport.interruptKilled(lost: symbols.markVariablesLost())
+        case .interruptedBeforeRun:
+            return CellErrorReport.interruptedWhileCompiling()
+        case .hostUnavailable(let reason):
+            return CellError(name: "KernelError", value: EngineError.hostStartFailed(reason).description)
+        }
+    }
+
+    /// Records a cell that ran: its names for later cells, its library for a new host.
+    private func remember(_ cell: CompiledCell, bound: Int) {
+        symbols.record(cell.analysis, module: cell.module, cellLabel: cell.label, boundCount: bound)
+        libraries.append(cell.library.path)
+    }
+
+    /// Tells the user about hosts that died between cells (their values are gone).
+    private func reportHostLosses(to output: CellOutput) {
+        let losses = supervisor.takeHostLosses()
+        guard let last = losses.last else { return }
+        let lost = symbols.markVariablesLost()
+        output.stream(name: "stderr", text: CellErrorReport.hostLostBetweenCells(status: last, lost: lost) + "\n")
+    }
+}
+
+/// The libraries of cells that ran, in order, for a replacement host to load.
+/// Appended on the shell thread, read on a host reader thread.
+final class CellLibraries: Sendable {
+    private let list = Mutex<[String]>([])
+
+    var paths: [String] { list.withLock { $0 } }
+
+    func append(_ path: String) { list.withLock { $0.append(path) } }
+}
+
+/// Routes output that a host writes while none of its cells runs (a thread an earlier cell
+/// started) to the last cell's output, as ipykernel does.
+final class BackgroundOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var output: CellOutput?
+    private var standardOutput = UTF8Stream(), standardError = UTF8Stream()
+
+    /// Makes `output` the destination from now on.
+    func setOutput(_ output: CellOutput) {
+        lock.withLock { self.output = output }
+    }
+
+    /// Delivers one output (called on a host reader thread).
+    func deliver(_ item: HostOutput) {
+        lock.withLock {
+            guard let output else { return }
+            switch item {
+            case .standardOutput(let bytes):
+                let text = standardOutput.append(bytes)
+                if !text.isEmpty { output.stream(name: "stdout", text: text) }
+            case .standardError(let bytes):
+                let text = NameScrubber.userFacing(standardError.append(bytes))
+                if !text.isEmpty { output.stream(name: "stderr", text: text) }
+            case .event(.display(let display)):
+                output.display(data: display.data, metadata: display.metadata, displayID: display.displayID,
+                               isUpdate: display.isUpdate)
+            default:
+                break
             }
         }
-    }
-
-    private var interruptGeneration = 0
-
-    private func beginPhase() {
-        lock.lock()
-        interruptGeneration = runGeneration
-        killedForInterrupt = false
-        lock.unlock()
-    }
-
-    private func interruptWasRequested() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return runGeneration != interruptGeneration
-    }
-
-    private func setRunning(_ host: HostProcess) {
-        lock.lock()
-        runningHost = host
-        lock.unlock()
-    }
-
-    /// Ends compile or run; returns true when the host was killed after an interrupt.
-    @discardableResult
-    private func endPhase() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        runningHost = nil
-        return killedForInterrupt
-    }
-
-    /// The live host, starting a new one (and reloading every cell library, so earlier
-    /// declarations are usable again) when there is none.
-    private func ensureHost() throws -> HostProcess {
-        if let host, host.isAlive() { return host }
-        let fresh = try HostProcess(executable: configuration.hostExecutable)
-        fresh.send("load\t" + configuration.libraryDirectory.appendingPathComponent("libBenchbook.so").path)
-        for module in symbols.modules {
-            fresh.send("load\t" + configuration.workDirectory.appendingPathComponent("lib\(module).so").path)
-        }
-        host = fresh
-        return fresh
     }
 }

@@ -1,3 +1,9 @@
+import CellSource
+import SystemSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Builds the errors a user sees, in the user's terms: cell label, line, column and the
 /// offending source line, never generated code.
 enum CellErrorReport {
@@ -18,15 +24,64 @@ enum CellErrorReport {
         CellError(name: "Interrupted", value: "The cell was interrupted while compiling; nothing ran and nothing changed.")
     }
 
-    static func crash(message: String, how: String, label: String, lost: [(name: String, cell: String)]) -> CellError {
-        let value = "\(label) stopped the cell host: \(message)"
+    /// A cell whose host died while it ran: the runtime's message when there is one,
+    /// otherwise what the exit status says (a signal's meaning, or that the cell called
+    /// `exit`).
+    static func crash(message: String?, status: ExitStatus, label: String, lost: [(name: String, cell: String)]) -> CellError {
+        let value = "\(label) stopped the cell host: \(message ?? explanation(of: status))"
         return CellError(name: "Crash", value: value,
-                         traceback: ["Crash: \(value)", "The cell host ended with \(how); a new one was started and earlier declarations were reloaded."]
+                         traceback: ["Crash: \(value)", "The cell host ended with \(status); a new one was started and earlier declarations were reloaded."]
                             + lostLines(lost))
     }
 
+    /// What an exit status means for someone who wrote the cell.
+    static func explanation(of status: ExitStatus) -> String {
+        switch status {
+        case .exited(let code):
+            return "the cell ended the process with exit(\(code)); use `return` or throw an error to stop a cell"
+        case .signalled(let signal):
+            let name = ExitStatus.signalName(signal)
+            switch signal {
+            case SIGSEGV, SIGBUS: return "\(name): a bad memory access, or a stack overflow from too deep a recursion"
+            case SIGABRT: return "\(name): abort() was called (by the cell or a library it used)"
+            case SIGILL, SIGTRAP: return "\(name): a Swift runtime trap with no message"
+            case SIGFPE: return "\(name): an arithmetic error such as an integer division by zero"
+            case SIGKILL: return "\(name): the process was killed (out of memory, or by another process)"
+            default: return "\(name), sent to the cell host"
+            }
+        }
+    }
+
+    /// A host that died while no cell ran: the values it held are gone.
+    static func hostLostBetweenCells(status: ExitStatus, lost: [(name: String, cell: String)]) -> String {
+        (["The cell host stopped between cells (\(status): \(explanation(of: status))); a new one was started."]
+            + lostLines(lost)).joined(separator: "\n")
+    }
+
+    /// The cell parser could not read the cell.
+    static func parser(_ error: CellParserError, label: String) -> CellError {
+        switch error {
+        case .cancelled:
+            return interruptedWhileCompiling()
+        case .refused(let message):
+            return CellError(name: "ParseError", value: message)
+        case .timedOut(let seconds, let nesting):
+            var value = "The Swift parser did not finish reading \(label) within \(Int(seconds)) s, so nothing ran."
+            if nesting.deepestSquare > 12 {
+                value += " Square brackets nested \(nesting.deepestSquare) levels deep make it take exponential time; build the value in steps."
+            } else {
+                value += " Split the cell into smaller ones."
+            }
+            return CellError(name: "ParseError", value: value)
+        case .crashed(let status):
+            return CellError(name: "ParseError", value: "The Swift parser stopped on \(label) (\(status)), so nothing ran. Simplify the cell: deeply nested expressions are the usual cause.")
+        case .unavailable(let reason):
+            return CellError(name: "KernelError", value: "The cell parser could not run (\(reason)). Build it with `make build`.")
+        }
+    }
+
     static func interruptKilled(lost: [(name: String, cell: String)]) -> CellError {
-        let value = "The cell did not stop within 2 s of the interrupt, so the cell host was restarted."
+        let value = "The cell did not stop within \(Int(CellEngine.interruptGracePeriod)) s of the interrupt, so the cell host was restarted."
         return CellError(name: "Interrupted", value: value, traceback: ["Interrupted: \(value)"] + lostLines(lost))
     }
 

@@ -27,6 +27,8 @@ let executable = URL(fileURLWithPath: CommandLine.arguments[0].hasPrefix("/")
     ? CommandLine.arguments[0]
     : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0])
 let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map(URL.init(fileURLWithPath:)) ?? executable
+// Writing to a helper process that has exited must fail with EPIPE, not end the kernel.
+signal(SIGPIPE, SIG_IGN)
 let engine = CellEngine(configuration: .beside(executable: selfPath))
 do {
     let kernel = try Kernel(connection: connection, engine: engine)

@@ -1,4 +1,5 @@
 import CellEngine
+import EngineTestSupport
 import XCTest
 
 final class EngineSmokeTests: XCTestCase {

@@ -5,6 +5,7 @@ set-up MobileNetV2 files must match Python's (the committed Fashion-MNIST refere
 checked by the Swift unit tests).
 """
 import os
+import time
 import re
 import subprocess
 
@@ -57,3 +58,22 @@ def test_missing_model_file_is_a_clear_error():
     result = run("describe", "notebooks/models/no_such_model.ptl")
     assert result.returncode == 1
     assert "No model file at notebooks/models/no_such_model.ptl" in result.stderr
+
+
+def test_a_damaged_size_field_is_refused_quickly_under_the_memory_cap(tmp_path):
+    """Four bytes of fashion_cnn_int8.ptl's data.pkl set to 0x7fffffff make libtorch allocate
+    without end (16 GB and 40 s before the check had a memory cap). The check child may map
+    at most 2 GiB more than its parent had; its refusal is final."""
+    data = bytearray(open(os.path.join(MODELS_DIR, "fashion_cnn_int8.ptl"), "rb").read())
+    data[575:579] = b"\xff\xff\xff\x7f"
+    damaged = tmp_path / "damaged.ptl"
+    damaged.write_bytes(data)
+    started = time.monotonic()
+    process = subprocess.Popen([BIN, "describe", str(damaged)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.monotonic() - started
+    stderr = process.stderr.read().decode()
+    assert os.waitstatus_to_exitcode(status) == 1, stderr
+    assert "damaged.ptl" in stderr and "more memory than the check allows" in stderr, stderr
+    assert elapsed < 20, f"refused after {elapsed:.1f} s"
+    assert usage.ru_maxrss < 2.5 * 1024 * 1024, f"peak {usage.ru_maxrss / 1024:.0f} MB"

@@ -1,4 +1,5 @@
 import Foundation
+internal import SystemSupport
 
 /// The file formats the decoders understand.
 public enum ImageFileFormat: String, Sendable {
@@ -143,12 +144,12 @@ extension Image {
 /// - Throws: ``ImageError/unreadableFile(path:reason:)``.
 func readFileBytes(_ path: String) throws(ImageError) -> [UInt8] {
     guard let file = fopen(path, "rb") else {
-        throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+        throw .unreadableFile(path: path, reason: SystemError("open").message)
     }
     defer { fclose(file) }
     var status = stat()
     guard fstat(fileno(file), &status) == 0 else {
-        throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+        throw .unreadableFile(path: path, reason: SystemError("fstat").message)
     }
     let size = Int(status.st_size)
     var readCount = 0

@@ -1,3 +1,4 @@
+import CellCompletion
 import CellEngine
 import JupyterWire
 
@@ -6,10 +7,11 @@ extension Kernel {
     func isComplete(_ request: Message) {
         let code = request.content["code"]?.stringValue ?? ""
         var content: [String: JSONValue]
-        switch Completeness(code: code) {
+        switch engine.completeness(of: code) {
         case .complete: content = ["status": "complete"]
         case .invalid: content = ["status": "invalid"]
         case .incomplete(let indent): content = ["status": "incomplete", "indent": .string(indent)]
+        case .unknown: content = ["status": "unknown"]
         }
         channels.reply(on: channels.shell, to: request, type: "is_complete_reply", content: content)
     }
@@ -20,7 +22,7 @@ extension Kernel {
     func complete(_ request: Message) {
         let code = request.content["code"]?.stringValue ?? ""
         let cursor = request.content["cursor_pos"]?.intValue ?? code.unicodeScalars.count
-        let list = engine.completion.complete(code: code, cursor: cursor)
+        let list = completion.complete(code: code, cursor: cursor)
         let types: [JSONValue] = list.matches.map { match in
             ["start": .number(Double(list.cursorStart)), "end": .number(Double(list.cursorEnd)),
              "text": .string(match.text), "type": .string(match.type), "signature": .string(match.signature)]
@@ -37,7 +39,7 @@ extension Kernel {
     func inspect(_ request: Message) {
         let code = request.content["code"]?.stringValue ?? ""
         let cursor = request.content["cursor_pos"]?.intValue ?? code.unicodeScalars.count
-        guard let found = engine.completion.inspect(code: code, cursor: cursor) else {
+        guard let found = completion.inspect(code: code, cursor: cursor) else {
             channels.reply(on: channels.shell, to: request, type: "inspect_reply", content: [
                 "status": "ok", "found": false, "data": [:], "metadata": [:],
             ])

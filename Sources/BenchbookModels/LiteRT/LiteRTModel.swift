@@ -28,18 +28,9 @@ final class LiteRTModel: ModelRuntime {
     /// - Throws: ``ModelError`` when the library is missing or LiteRT rejects the file.
     init(path: String, threads: Int, checkInChild: Bool) throws(ModelError) {
         _ = try LiteRTLibrary.load()
-        if checkInChild {
-            var signal: Int32 = 0
-            switch bbl_probe(path, Self.cpuOptionsIdentifier, &signal) {
-            case 2:
-                throw .corruptModel(path: path, format: .tensorFlowLite,
-                                    reason: "LiteRT crashed (signal \(signal)) loading or running it in a check process")
-            case 3:
-                throw .corruptModel(path: path, format: .tensorFlowLite,
-                                    reason: "LiteRT did not finish loading and running it within a minute in a check process")
-            default:
-                break
-            }
+        if checkInChild,
+           let reason = ModelFileCheck.refusal({ bbl_check_start(path, Self.cpuOptionsIdentifier, $0, &$1) }) {
+            throw .corruptModel(path: path, format: .tensorFlowLite, reason: reason)
         }
         self.path = path
         // LiteRT logs while it creates the environment and compiles: keep those lines quiet.

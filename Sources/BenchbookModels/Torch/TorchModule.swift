@@ -16,13 +16,8 @@ final class TorchModule: ModelRuntime {
     init(path: String, format: ModelFormat, checkInChild: Bool) throws(ModelError) {
         let code = format == .pyTorchLite ? BBT_FORMAT_LITE : BBT_FORMAT_TORCHSCRIPT
         RuntimeLogs.prepareTorch()
-        if checkInChild {
-            var error: UnsafeMutablePointer<CChar>?
-            let status = bbt_probe_load(path, code, &error)
-            let message = Self.take(error)
-            if status == 1 || status == 2 || status == 3 {
-                throw .corruptModel(path: path, format: format, reason: message ?? "libtorch could not load it")
-            }
+        if checkInChild, let reason = ModelFileCheck.refusal({ bbt_check_start(path, code, $0, &$1) }) {
+            throw .corruptModel(path: path, format: format, reason: reason)
         }
         var error: UnsafeMutablePointer<CChar>?
         guard let handle = bbt_load(path, code, &error) else {

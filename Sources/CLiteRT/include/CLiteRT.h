@@ -135,13 +135,15 @@ int bbl_capture_stderr_begin(void);
  * nothing could be read). */
 char *bbl_capture_stderr_end(int saved);
 
-/** Loads, compiles (CPU, 1 thread) and runs the model once on zeros in a forked child, so
- * that a damaged file that crashes LiteRT cannot end the calling process. Returns 0 when
- * the child finished, 1 when LiteRT reported an error (`status` holds it), 2 when the child
- * crashed (`status` holds the signal number), 3 when the child did not finish within a
- * minute (it is killed; LiteRT can loop for a very long time on some damaged files), -1
- * when the check could not run. */
-int bbl_probe(const char *path, const char *cpu_options_identifier, int *status);
+/** Starts loading, compiling (CPU, 1 thread) and running the model once on zeros in a
+ * forked child whose address space may grow by at most `extra_bytes`, so a damaged file can
+ * neither crash the calling process nor take the machine's memory. The child exits 0 when
+ * every step worked; when LiteRT reports an error it writes which step failed, with the
+ * status, to a pipe and exits 1. Returns the child's pid (the caller waits for it with a
+ * deadline, since LiteRT can loop for a very long time on some damaged files, reads the
+ * pipe's read end returned in `message_fd`, and closes it), or -1. */
+int bbl_check_start(const char *path, const char *cpu_options_identifier, unsigned long long extra_bytes,
+                    int *message_fd);
 
 #ifdef __cplusplus
 }

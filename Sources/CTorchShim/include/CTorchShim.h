@@ -48,11 +48,12 @@ void bbt_free_string(char *text);
 /** Loads a module on the CPU. Returns NULL and sets `error` on failure. */
 bbt_module *bbt_load(const char *path, bbt_format format, char **error);
 
-/** Loads the file in a forked child first and reports whether it loads without crashing
- * the process. Returns 0 when it loads, 1 when loading threw (message in `error`), 2 when
- * the loader crashed (signal number in `error`), 3 when it did not finish within a minute
- * (the child is killed), -1 when the check could not run. */
-int bbt_probe_load(const char *path, bbt_format format, char **error);
+/** Starts loading the file in a forked child whose address space may grow by at most
+ * `extra_bytes`, so a damaged file can neither crash the calling process nor take the
+ * machine's memory. The child exits 0 when the file loads; when loading throws, it writes
+ * libtorch's message to a pipe and exits 1. Returns the child's pid (the caller waits for
+ * it and reads the pipe's read end, returned in `message_fd`, then closes it), or -1. */
+int bbt_check_start(const char *path, bbt_format format, unsigned long long extra_bytes, int *message_fd);
 
 /** Frees a module (NULL is allowed). */
 void bbt_module_free(bbt_module *module);

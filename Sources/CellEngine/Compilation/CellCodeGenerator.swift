@@ -1,3 +1,6 @@
+import CellSource
+import HostProtocol
+
 /// Writes the Swift module source for one cell.
 ///
 /// Layout of the generated file:
@@ -8,10 +11,10 @@
 ///    diagnostics point at the user's line and column;
 /// 3. an exported entry point that initialises the bindings and runs the statements in
 ///    their original order, and shows the value of a last bare expression.
+///
+/// Every name it writes that the notebook library must provide, or that it invents, comes
+/// from ``RuntimeNames``.
 public struct CellCodeGenerator: Sendable {
-    /// A type every cell module declares, so that a later cell can load a module with
-    /// extensions or operators through a scoped import of it.
-    public static let markerName = "__BenchbookCellMarker"
 
     /// The module name, for example `Cell12`.
     public var module: String
@@ -21,7 +24,7 @@ public struct CellCodeGenerator: Sendable {
     public var cellNumber: Int
 
     /// The C symbol of the entry point the host calls.
-    public var entrySymbol: String { "benchbook_\(module.lowercased())_main" }
+    public var entrySymbol: String { RuntimeNames.entrySymbol(module: module) }
 
     /// Generates the module source.
     /// - Parameters:
@@ -31,7 +34,7 @@ public struct CellCodeGenerator: Sendable {
     ///     that the notebook library's `Benchmark` runs.
     public func source(for analysis: CellAnalysis, imports: [String], magic: CellMagic? = nil) -> String {
         var out: [String] = ["import Benchbook"] + imports
-        out.append("enum \(Self.markerName) {}")
+        out.append("enum \(RuntimeNames.moduleMarker) {}")
         var entry: [String] = []
         var evaluatedCount = 0
         for item in analysis.items {
@@ -42,34 +45,34 @@ public struct CellCodeGenerator: Sendable {
                 out.append(located(snippet))
             case .plainBinding(let snippet, let names):
                 out.append(located(snippet))
-                entry += names.map { "_ = `\($0)`; __bb.bound()" }
+                entry += names.map(countBinding)
             case .evaluatedBinding(let binding):
                 evaluatedCount += 1
-                let storage = "__bb_value_\(evaluatedCount)"
+                let storage = RuntimeNames.evaluatedValuePrefix + String(evaluatedCount)
                 let signature = binding.isAsync ? "() async throws" : "() throws"
                 let result = binding.type.map { " -> \($0)" } ?? ""
-                out.append("let \(storage) = _BenchbookCell.evaluate(cell: \(cellNumber)) { \(signature)\(result) in")
+                out.append("let \(storage) = \(runtime).\(RuntimeNames.evaluate)(cell: \(cellNumber)) { \(signature)\(result) in")
                 out.append(located(binding.value))
                 out.append("}")
                 let annotation = binding.type.map { ": \($0)" } ?? ""
                 out.append("\(binding.introducer) \(binding.pattern)\(annotation) = try! \(storage).get()")
                 entry.append("_ = try \(storage).get()")
-                entry += binding.names.map { "_ = `\($0)`; __bb.bound()" }
+                entry += binding.names.map(countBinding)
             case .statement(let snippet):
                 entry.append(located(snippet))
             case .result(let snippet):
                 // A closure keeps the expression on its own lines, at its own columns.
                 let call = analysis.hasTopLevelAwait ? "try await { () async throws in" : "try { () throws in"
-                entry.append("__bb.present(\(call)")
+                entry.append("\(present)(\(call)")
                 entry.append(located(snippet))
                 entry.append("}())")
             }
         }
         if let magic { entry = timed(entry, magic: magic, showsResult: analysis.items.contains(where: \.isResult)) }
-        let bodyKind = analysis.hasTopLevelAwait ? "__bb async throws in" : "__bb throws in"
+        let bodyKind = analysis.hasTopLevelAwait ? "\(RuntimeNames.context) async throws in" : "\(RuntimeNames.context) throws in"
         out.append("@_cdecl(\"\(entrySymbol)\")")
-        out.append("public func __benchbook_entry() -> Int32 {")
-        out.append("return _BenchbookCell.run(cell: \(cellNumber)) { \(bodyKind)")
+        out.append("public func \(RuntimeNames.entryFunction)() -> Int32 {")
+        out.append("return \(runtime).\(RuntimeNames.run)(cell: \(cellNumber)) { \(bodyKind)")
         out += entry
         out.append("}")
         out.append("}")
@@ -79,24 +82,34 @@ public struct CellCodeGenerator: Sendable {
     /// Wraps a cell body in the closure a timing magic measures. The body's last
     /// expression becomes the closure's value (shown for `%time`, ignored otherwise).
     private func timed(_ body: [String], magic: CellMagic, showsResult: Bool) -> [String] {
+        let presentCall = present + "("
         let measured = body.map { line -> String in
-            if line.hasPrefix("__bb.present(") { return "return " + line.dropFirst("__bb.present(".count) }
+            if line.hasPrefix(presentCall) { return "return " + line.dropFirst(presentCall.count) }
             return line == "}())" ? "}()" : line
         }
+        let timed = RuntimeNames.timedValue
         switch magic {
         case .time:
-            var lines = ["let __bb_timed = try Benchmark.time { () throws in"] + measured
+            var lines = ["let \(timed) = try \(RuntimeNames.timeCall) { () throws in"] + measured
             lines.append("}")
-            lines.append("print(__bb_timed.timing)")
-            if showsResult { lines.append("__bb.present(__bb_timed.value)") }
+            lines.append("print(\(timed).timing)")
+            if showsResult { lines.append("\(present)(\(timed).value)") }
             return lines
         case .timeit:
-            return ["__bb.present(try Benchmark.timeit(\(Self.literal(cellLabel))) { () throws in"]
+            return ["\(present)(try \(RuntimeNames.timeitCall)(\(Self.literal(cellLabel))) { () throws in"]
                 + measured.map { $0.hasPrefix("return ") ? "_ = " + $0.dropFirst("return ".count) : $0 } + ["})"]
         case .benchmark(let name):
-            return ["__bb.present(try Benchmark(\(Self.literal(name))).runAndRecord { () throws in"]
+            return ["\(present)(try \(RuntimeNames.benchmarkType)(\(Self.literal(name))).\(RuntimeNames.recordCall) { () throws in"]
                 + measured.map { $0.hasPrefix("return ") ? "_ = " + $0.dropFirst("return ".count) : $0 } + ["})"]
         }
+    }
+
+    private var runtime: String { RuntimeNames.cellRuntime }
+    private var present: String { "\(RuntimeNames.context).\(RuntimeNames.present)" }
+
+    /// The statements that touch a binding (so it initialises in order) and count it.
+    private func countBinding(_ name: String) -> String {
+        "_ = `\(name)`; \(RuntimeNames.context).\(RuntimeNames.bound)()"
     }
 
     /// A Swift string literal for any text.

@@ -1,3 +1,4 @@
+import SystemSupport
 import Foundation
 
 /// The linker invocation clang uses for a shared library, found once by asking
@@ -37,15 +38,9 @@ struct LinkCommand {
         let probe = FileManager.default.temporaryDirectory.appendingPathComponent(objectPlaceholder)
         FileManager.default.createFile(atPath: probe.path, contents: Data())
         defer { try? FileManager.default.removeItem(at: probe) }
-        let process = Process()
-        process.executableURL = clang
-        process.arguments = ["-fuse-ld=lld", "-shared", "-###", probe.path, "-o", outputPlaceholder]
-        let output = Pipe()
-        process.standardError = output
-        process.standardOutput = output
-        guard (try? process.run()) != nil else { return fallback }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let query = ChildProcess.Configuration(
+            executable: clang.path, arguments: ["-fuse-ld=lld", "-shared", "-###", probe.path, "-o", outputPlaceholder])
+        guard let text = try? ChildProcess.run(query).text else { return fallback }
         guard let line = text.split(separator: "\n").last(where: { $0.contains(probe.path) && $0.contains("ld") }) else {
             return fallback
         }

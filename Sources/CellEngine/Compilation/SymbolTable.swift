@@ -1,4 +1,6 @@
+import CellSource
 import Foundation
+import HostProtocol
 
 /// Which cell holds the newest definition of each name, so a later cell imports exactly
 /// what it uses, and which variables were lost when the cell host restarted.
@@ -90,22 +92,47 @@ public struct SymbolTable: Sendable {
     ///   - analysis: the cell.
     ///   - loadingTypeModules: also load every module that declares a type.
     func dependencies(of analysis: CellAnalysis, loadingTypeModules: Bool = false) -> (imports: [String], modules: [String]) {
+        let names = analysis.identifiers.subtracting(analysis.definedNames)
+        let loaded = moduleWideModules + (loadingTypeModules ? typeModules.filter { !moduleWideModules.contains($0) } : [])
+        return scopedImports(of: names, loading: loaded)
+    }
+
+    /// The one builder of a cell's import lines: a scoped testable import of the newest
+    /// definition of each name (`@testable import var Cell3.x`), and an import of each
+    /// module to load whole or through its marker type.
+    /// - Parameters:
+    ///   - names: names the cell may use; those not defined in earlier cells are skipped.
+    ///   - modules: cell modules to load (extensions, operators, types).
+    /// - Returns: the import lines and the modules to link, in a stable order.
+    func scopedImports(of names: some Collection<String>, loading modules: [String]) -> (imports: [String], modules: [String]) {
         var lines: [String] = []
         var linked: [String] = []
-        for name in analysis.identifiers.subtracting(analysis.definedNames).sorted() {
+        for name in names.sorted() {
             guard let definition = definitions[name] else { continue }
             // Operator functions cannot be imported by name; their module is imported whole.
             guard let first = name.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else { continue }
             lines.append("@testable import \(definition.kind.rawValue) \(definition.module).\(name)")
             if !linked.contains(definition.module) { linked.append(definition.module) }
         }
-        let loaded = moduleWideModules + (loadingTypeModules ? typeModules.filter { !moduleWideModules.contains($0) } : [])
-        for module in loaded {
+        for module in modules {
             lines.append(wholeModules.contains(module)
                 ? "@testable import \(module)"
-                : "@testable import enum \(module).\(CellCodeGenerator.markerName)")
+                : "@testable import enum \(module).\(RuntimeNames.moduleMarker)")
             if !linked.contains(module) { linked.append(module) }
         }
         return (lines, linked)
+    }
+
+    /// Every defined name with its newest definition, sorted by name.
+    public var newestDefinitions: [(name: String, definition: Definition)] {
+        definitions.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// The imports a completion document needs so it sees exactly what the next cell
+    /// would: every earlier name, and every module that declares types or module-wide
+    /// declarations (a value of an older type reaches the cell through a variable, and its
+    /// members must complete).
+    public func completionImports() -> [String] {
+        scopedImports(of: definitions.keys, loading: moduleWideModules + typeModules.filter { !moduleWideModules.contains($0) }).imports
     }
 }

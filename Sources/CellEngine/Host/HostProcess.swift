@@ -1,162 +1,149 @@
+import SystemSupport
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import HostProtocol
+import Synchronization
 
-/// The one place where the engine makes process and pipe system calls: spawning the
-/// cell host, writing commands, polling its output, signalling and reaping it.
+/// What a cell host produced, in the order it was read.
+enum HostOutput: Sendable {
+    case standardOutput([UInt8])
+    case standardError([UInt8])
+    case event(HostEvent)
+    /// The event stream could not be read; the host has been killed.
+    case protocolError(String)
+    /// The process ended; always the last output.
+    case exited(ExitStatus)
+}
+
+/// One cell host process: its pipes, and a reader thread that turns what it writes into
+/// ``HostOutput`` values.
 ///
-/// Thread rules: one thread (the shell thread) writes commands and polls; `signal`
-/// may be called from any thread.
-final class HostProcess: @unchecked Sendable {
-    /// A descriptor the host writes to, and what it carries.
-    enum Channel: CaseIterable { case stdout, stderr, events }
+/// The host runs in its own process group, so a kill also ends what its cells started.
+/// Standard input stays open and empty (`readLine()` in a cell waits; `input(_:)` is the
+/// way to ask the user).
+///
+/// Thread rules: ``send(_:)``, ``signal(_:)`` and ``kill()`` from any thread. The reader
+/// thread calls `onOutput` for every output, in order, ending with
+/// ``HostOutput/exited(_:)``; each end-of-file is handled once (a cell that closes its
+/// standard output costs nothing afterwards), and the process's exit is seen through its
+/// pidfd even when a pipe stays open in something the cell started.
+final class HostProcess: Sendable {
+    let process: ChildProcess
+    private let commands: Mutex<FileDescriptor>
+    private let standardInput: FileDescriptor
+    private let outputs: (standardOutput: FileDescriptor, standardError: FileDescriptor, events: FileDescriptor)
 
-    let pid: pid_t
-    private let commandDescriptor: Int32
-    private let standardInputDescriptor: Int32
-    private let readDescriptors: [Channel: Int32]
-    private var exited = false
-    private var exitStatus: Int32 = 0
-
-    /// Starts the host with descriptors 3 (commands) and 4 (events).
-    /// - Throws: ``EngineError/hostStartFailed(_:)``.
-    init(executable: URL) throws {
-        func pipePair() throws -> (read: Int32, write: Int32) {
-            var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { throw EngineError.hostStartFailed("pipe: \(String(cString: strerror(errno)))") }
-            return (fds[0], fds[1])
-        }
-        let command = try pipePair(), events = try pipePair(), out = try pipePair(), err = try pipePair()
-        let input = try pipePair()
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input.read, 0)
-        posix_spawn_file_actions_adddup2(&actions, out.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, err.write, 2)
-        posix_spawn_file_actions_adddup2(&actions, command.read, 3)
-        posix_spawn_file_actions_adddup2(&actions, events.write, 4)
-        for fd in [command.read, command.write, events.read, events.write, out.read, out.write, err.read, err.write, input.read, input.write] {
-            posix_spawn_file_actions_addclose(&actions, fd)
-        }
-
+    /// Starts a host and its reader thread.
+    /// - Parameters:
+    ///   - executable: `benchbook-cell-host`.
+    ///   - library: `libBenchbook.so`, which the host loads before it serves.
+    ///   - onOutput: receives every output on the reader thread.
+    /// - Throws: ``SystemError`` when the process cannot be started.
+    init(executable: String, library: String, onOutput: @escaping @Sendable (HostOutput) -> Void) throws(SystemError) {
+        let command = try FileDescriptor.pipe(), events = try FileDescriptor.pipe()
+        let out = try FileDescriptor.pipe(), err = try FileDescriptor.pipe(), input = try FileDescriptor.pipe()
         var environment = ProcessInfo.processInfo.environment
-        environment["BENCHBOOK_COMMAND_FD"] = "3"
-        environment["BENCHBOOK_EVENT_FD"] = "4"
+        environment[HostChannel.commandVariable] = String(HostChannel.commandDescriptor)
+        environment[HostChannel.eventVariable] = String(HostChannel.eventDescriptor)
+        // The runtime's backtracer prints frames of generated code; the kernel reports traps itself.
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        let environmentStrings = environment.map { "\($0.key)=\($0.value)" }
-        var cEnvironment: [UnsafeMutablePointer<CChar>?] = environmentStrings.map { strdup($0) } + [nil]
-        var cArguments: [UnsafeMutablePointer<CChar>?] = [strdup(executable.path), nil]
-        defer {
-            cEnvironment.forEach { free($0) }
-            cArguments.forEach { free($0) }
+        let configuration = ChildProcess.Configuration(
+            executable: executable, arguments: [library], environment: environment,
+            descriptors: [0: input.read, 1: out.write, 2: err.write,
+                          HostChannel.commandDescriptor: command.read, HostChannel.eventDescriptor: events.write],
+            newProcessGroup: true)
+        let childEnds = [input.read, out.write, err.write, command.read, events.write]
+        do {
+            process = try ChildProcess(configuration)
+        } catch {
+            (childEnds + [input.write, out.read, err.read, command.write, events.read]).forEach { $0.close() }
+            throw error
         }
-        // The spawning thread may be a dispatch worker, which blocks every signal; the
-        // host must start with none blocked so SIGINT reaches the interrupt handler.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var child: pid_t = 0
-        let result = posix_spawn(&child, executable.path, &actions, &attributes, &cArguments, &cEnvironment)
-        for fd in [command.read, events.write, out.write, err.write, input.read] { close(fd) }
-        guard result == 0 else {
-            for fd in [command.write, events.read, out.read, err.read, input.write] { close(fd) }
-            throw EngineError.hostStartFailed("\(executable.path): \(String(cString: strerror(result)))")
-        }
-        // Standard input stays open and empty: `readLine()` in a cell waits; `input(_:)`
-        // is the way to ask the user.
-        standardInputDescriptor = input.write
-        pid = child
-        commandDescriptor = command.write
-        readDescriptors = [.stdout: out.read, .stderr: err.read, .events: events.read]
-        for fd in readDescriptors.values { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        Glibc.signal(SIGPIPE, SIG_IGN)
+        childEnds.forEach { $0.close() }
+        commands = Mutex(command.write)
+        standardInput = input.write
+        outputs = (out.read, err.read, events.read)
+        [out.read, err.read, events.read].forEach { $0.setNonBlocking() }
+        let reader = Thread { [self] in readUntilExit(onOutput) }
+        reader.name = "cell host \(process.pid) reader"
+        reader.start()
     }
 
     deinit {
-        terminate()
-        close(commandDescriptor)
-        close(standardInputDescriptor)
-        readDescriptors.values.forEach { close($0) }
+        process.kill()
+        commands.withLock { $0.close() }
+        standardInput.close()
+        [outputs.standardOutput, outputs.standardError, outputs.events].forEach { $0.close() }
     }
 
-    /// Writes one command line.
+    /// Writes a command.
     /// - Returns: false when the host is gone.
     @discardableResult
-    func send(_ line: String) -> Bool {
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(commandDescriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
+    func send(_ command: HostCommand) -> Bool {
+        let frame = command.frame
+        return commands.withLock { fd in (try? fd.write(all: frame)) != nil }
     }
 
-    /// Waits up to `milliseconds` for output and returns what could be read, standard
-    /// output and error first so text printed before a display comes before it.
-    /// - Returns: the chunks read, and whether every pipe is closed (the host is gone).
-    func poll(milliseconds: Int32) -> (chunks: [(Channel, [UInt8])], closed: Bool) {
-        let order: [Channel] = [.stdout, .stderr, .events]
-        var fds = order.map { pollfd(fd: readDescriptors[$0]!, events: Int16(POLLIN), revents: 0) }
-        let ready = Glibc.poll(&fds, nfds_t(fds.count), milliseconds)
-        if ready <= 0 { return ([], false) }
-        var chunks: [(Channel, [UInt8])] = []
-        var closedCount = 0
-        for (index, channel) in order.enumerated() where fds[index].revents != 0 {
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            var collected: [UInt8] = []
+    /// Sends a signal to the host alone (SIGINT for an interrupt).
+    func signal(_ number: Int32) { process.signal(number) }
+
+    /// Kills the host and what its cells started; the reader thread reports the exit.
+    func kill() { process.signalGroup(SIGKILL) }
+
+    private func readUntilExit(_ onOutput: @Sendable (HostOutput) -> Void) {
+        var open = [outputs.standardOutput, outputs.standardError, outputs.events]
+        var decoder = Framing.Decoder()
+        func drain(_ fd: FileDescriptor) {
             while true {
-                let count = read(fds[index].fd, &buffer, buffer.count)
-                if count > 0 { collected += buffer[0..<count]; continue }
-                if count == 0 { closedCount += 1 }
-                break
+                let result: FileDescriptor.ReadResult
+                do { result = try fd.read() } catch { result = .endOfFile }
+                switch result {
+                case .wouldBlock:
+                    return
+                case .endOfFile:
+                    open.removeAll { $0 == fd }
+                    if fd == outputs.events {
+                        // No more events can come: a host without its channel is of no use.
+                        process.signalGroup(SIGKILL)
+                    }
+                    return
+                case .bytes(let bytes):
+                    if fd == outputs.standardOutput { onOutput(.standardOutput(bytes)) }
+                    else if fd == outputs.standardError { onOutput(.standardError(bytes)) }
+                    else if !deliverEvents(bytes, &decoder, onOutput) {
+                        open.removeAll { $0 == fd }
+                        return
+                    }
+                }
             }
-            if !collected.isEmpty { chunks.append((channel, collected)) }
         }
-        return (chunks, closedCount > 0 && !isAlive())
+        while true {
+            let ready = (try? FileDescriptor.poll(open + [process.exitNotification], timeout: -1)) ?? []
+            // Output before events, so text printed before a display is shown before it
+            // (the library flushes standard output before it writes an event).
+            for fd in open where ready.contains(fd) { drain(fd) }
+            if ready.contains(process.exitNotification) {
+                for fd in open { drain(fd) }
+                // End what the cells started while the group id is still reserved (the
+                // host is not reaped yet).
+                process.signalGroup(SIGKILL)
+                onOutput(.exited(process.waitForExit()))
+                return
+            }
+        }
     }
 
-    /// Sends a signal (SIGINT for an interrupt, SIGKILL to stop it).
-    func signal(_ number: Int32) { kill(pid, number) }
-
-    /// True while the process has not exited.
-    func isAlive() -> Bool {
-        if exited { return false }
-        var status: Int32 = 0
-        let result = waitpid(pid, &status, WNOHANG)
-        if result == pid {
-            exited = true
-            exitStatus = status
+    /// Decodes and delivers events; false (and the host killed) when the stream is damaged.
+    private func deliverEvents(_ bytes: [UInt8], _ decoder: inout Framing.Decoder,
+                               _ onOutput: @Sendable (HostOutput) -> Void) -> Bool {
+        do {
+            for payload in try decoder.append(bytes) {
+                onOutput(.event(try HostEvent(payload: payload)))
+            }
+            return true
+        } catch {
+            onOutput(.protocolError("the cell host's event stream is damaged (\(error))"))
+            process.signalGroup(SIGKILL)
             return false
         }
-        return result == 0
-    }
-
-    /// How the process ended, for messages: "signal 4 (Illegal instruction)" or "exit status 1".
-    var exitDescription: String {
-        let signalNumber = exitStatus & 0x7f
-        if signalNumber != 0 { return "signal \(signalNumber) (\(String(cString: strsignal(signalNumber))))" }
-        return "exit status \((exitStatus >> 8) & 0xff)"
-    }
-
-    /// Kills the process and waits for it.
-    func terminate() {
-        guard !exited else { return }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        exited = true
-        exitStatus = status
     }
 }

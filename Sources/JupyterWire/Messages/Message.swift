@@ -1,3 +1,4 @@
+@_exported import JSONCore
 import Foundation
 
 /// The header of a Jupyter message.

@@ -1,0 +1,63 @@
+import CellEngine
+import JupyterWire
+
+/// Turns what a cell produces into iopub messages for one request.
+final class ExecutionOutput: CellOutput, @unchecked Sendable {
+    private let kernel: Kernel
+    private let request: Message
+    private let executionCount: Int
+    private let silent: Bool
+    private let allowStdin: Bool
+    /// The plain text of the result, kept for the history's output.
+    private(set) var resultText: String?
+
+    init(kernel: Kernel, request: Message, executionCount: Int, silent: Bool, allowStdin: Bool) {
+        self.kernel = kernel
+        self.request = request
+        self.executionCount = executionCount
+        self.silent = silent
+        self.allowStdin = allowStdin
+    }
+
+    func stream(name: String, text: String) {
+        guard !silent else { return }
+        kernel.channels.publish("stream", parent: request, content: ["name": .string(name), "text": .string(text)])
+    }
+
+    func display(data: JSONValue, metadata: JSONValue, displayID: String?, isUpdate: Bool) {
+        guard !silent else { return }
+        var content: [String: JSONValue] = ["data": data, "metadata": metadata]
+        content["transient"] = displayID.map { ["display_id": .string($0)] } ?? [:]
+        kernel.channels.publish(isUpdate ? "update_display_data" : "display_data", parent: request, content: content)
+    }
+
+    func clearOutput(wait: Bool) {
+        guard !silent else { return }
+        kernel.channels.publish("clear_output", parent: request, content: ["wait": .bool(wait)])
+    }
+
+    func result(data: JSONValue, metadata: JSONValue) {
+        resultText = data["text/plain"]?.stringValue
+        guard !silent else { return }
+        kernel.channels.publish("execute_result", parent: request, content: [
+            "data": data, "metadata": metadata, "execution_count": .number(Double(executionCount)),
+        ])
+    }
+
+    /// Sends `input_request` on stdin and waits for the `input_reply`, checking every
+    /// 100 ms whether the cell was interrupted meanwhile.
+    func requestInput(prompt: String, password: Bool, isStopped: () -> Bool) -> InputAnswer {
+        guard allowStdin else { return .notAllowed }
+        let channels = kernel.channels
+        let inputRequest = channels.message("input_request", parent: request,
+                                            content: ["prompt": .string(prompt), "password": .bool(password)],
+                                            identities: request.identities)
+        do { try channels.stdin.send(channels.codec.encode(inputRequest)) } catch { return .notAllowed }
+        while !isStopped() {
+            guard channels.stdin.waitForInput(milliseconds: 100),
+                  let reply = channels.receive(on: channels.stdin, channel: "stdin") else { continue }
+            if reply.type == "input_reply" { return .text(reply.content["value"]?.stringValue ?? "") }
+        }
+        return .interrupted
+    }
+}

@@ -1,0 +1,46 @@
+import JupyterWire
+
+/// The kernel's version.
+public let benchbookVersion = "0.1.0"
+
+extension Kernel {
+    /// Serves `kernel_info_request` (on shell or control).
+    func kernelInfo(_ request: Message, on socket: ZeroMQSocket) {
+        channels.reply(on: socket, to: request, type: "kernel_info_reply", content: kernelInfo)
+    }
+
+    /// The `kernel_info_reply` content.
+    var kernelInfo: [String: JSONValue] {
+        [
+            "status": "ok",
+            "protocol_version": .string(protocolVersion),
+            "implementation": "benchbook",
+            "implementation_version": .string(benchbookVersion),
+            "language_info": [
+                "name": "swift",
+                "version": .string(swiftVersion),
+                "mimetype": "text/x-swift",
+                "file_extension": ".swift",
+                "pygments_lexer": "swift",
+                "codemirror_mode": "swift",
+            ],
+            "banner": .string("Benchbook \(benchbookVersion): Swift \(swiftVersion) cells, compiled and run in a separate host (ZeroMQ \(zeroMQVersion))."),
+            "help_links": [
+                ["text": "The Swift Programming Language", "url": "https://docs.swift.org/swift-book/"],
+                ["text": "Swift Standard Library", "url": "https://developer.apple.com/documentation/swift/swift-standard-library"],
+            ],
+            "debugger": false,
+        ]
+    }
+
+    /// The Swift version the kernel was built with (the cells use the same compiler).
+    var swiftVersion: String {
+        #if swift(>=6.3)
+        "6.3"
+        #elseif swift(>=6.2)
+        "6.2"
+        #else
+        "6"
+        #endif
+    }
+}

@@ -1,0 +1,42 @@
+internal import SystemSupport
+
+/// Loads a model file once in a forked child before the notebook's own process does, so
+/// a damaged file that crashes the runtime, loops, or claims huge memory becomes an error.
+///
+/// The child may grow its address space by at most ``addressSpaceBudget`` (a damaged size
+/// field then fails to allocate instead of taking the machine's memory) and must finish
+/// within ``timeLimit``. Its verdict is final: a refused file is never loaded again here.
+enum ModelFileCheck {
+    /// How much more memory the check may map than the process had when it forked. Real
+    /// models of the course need a few hundred megabytes at most.
+    static let addressSpaceBudget: UInt64 = 2 << 30
+    /// How long loading (and, for TensorFlow Lite, one run) may take.
+    static let timeLimit = 60.0
+
+    /// Runs a check that a C shim starts.
+    /// - Parameter start: forks the child with the given budget, returning its pid (or -1)
+    ///   and the read end of its message pipe.
+    /// - Returns: nil when the file loaded in the child, or why it was refused.
+    static func refusal(_ start: (UInt64, inout Int32) -> Int32) -> String? {
+        var messageDescriptor: Int32 = -1
+        let pid = start(addressSpaceBudget, &messageDescriptor)
+        guard pid > 0, let child = try? ChildProcess(adopting: pid) else {
+            return "the check process could not be started"
+        }
+        let messages = FileDescriptor(rawValue: messageDescriptor)
+        defer { messages.close() }
+        guard let status = child.waitForExit(timeout: timeLimit) else {
+            child.kill()
+            return "loading it did not finish within \(Int(timeLimit)) s in a check process"
+        }
+        switch status {
+        case .exited(0):
+            return nil
+        case .exited:
+            let text = String(decoding: (try? messages.readToEnd()) ?? [], as: UTF8.self)
+            return text.isEmpty ? "the check process failed (\(status))" : text
+        case .signalled(let signal):
+            return "the loader crashed in a check process (\(ExitStatus.signalName(signal)))"
+        }
+    }
+}

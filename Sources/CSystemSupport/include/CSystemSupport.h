@@ -1,0 +1,64 @@
+#ifndef CSYSTEM_SUPPORT_H
+#define CSYSTEM_SUPPORT_H
+
+// Linux calls that Swift's Glibc module does not show (they need _GNU_SOURCE or are
+// system calls without a libc wrapper in its view), and the wait-status macros as
+// functions. SystemSupport wraps it for Swift; the C shims of the model runtimes fork
+// their file checks with bb_fork_check.
+
+#include <spawn.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A descriptor that becomes readable when process `pid` exits (pidfd_open(2)), or -1.
+int bb_pidfd_open(pid_t pid);
+
+/// Sends `signal_number` to the process behind `pidfd` (pidfd_send_signal(2)): never
+/// reaches another process that reused the number. Returns 0, or -1 with errno set.
+int bb_pidfd_send_signal(int pidfd, int signal_number);
+
+/// Sets the soft and hard limit of `resource` (RLIMIT_AS, RLIMIT_CPU, ...) of process
+/// `pid` (prlimit(2)). Returns 0, or -1 with errno set.
+int bb_set_limit(pid_t pid, int resource, unsigned long long limit);
+
+/// pipe2(fds, O_CLOEXEC): both ends close on exec. Returns 0, or -1 with errno set.
+int bb_pipe_cloexec(int fds[2]);
+
+/// Writes a message in full to `fd` (for a check child's verdict), ignoring errors.
+void bb_write_message(int fd, const char *message);
+
+/// Adds "close every descriptor from `lowest` up" to spawn file actions
+/// (posix_spawn_file_actions_addclosefrom_np). Returns 0 or an error number.
+int bb_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int lowest);
+
+/// Forks a child to try something risky (loading a file that may be damaged) with a pipe
+/// for its verdict. In the child (return value 0): its address space is capped at what it
+/// has mapped now plus `extra_bytes`, so a runaway allocation fails instead of taking the
+/// machine's memory; its standard output and error go to /dev/null; `*message_fd` is the
+/// pipe's write end, for a message before it `_exit`s. In the parent (return value: the
+/// child's pid): `*message_fd` is the read end, to read after the child exits and close.
+/// Returns -1 when the fork fails.
+int bb_fork_check(unsigned long long extra_bytes, int *message_fd);
+
+/// The resource numbers, for Swift.
+int bb_limit_address_space(void);
+int bb_limit_cpu_seconds(void);
+
+/// Sets this process's own soft and hard limit of `resource`. Returns 0 or -1.
+int bb_set_own_limit(int resource, unsigned long long limit);
+
+/// Decoding a wait status (the W* macros).
+int bb_wait_exited(int status);
+int bb_wait_exit_code(int status);
+int bb_wait_signaled(int status);
+int bb_wait_signal(int status);
+int bb_wait_core_dumped(int status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

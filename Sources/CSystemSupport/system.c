@@ -1,0 +1,94 @@
+#define _GNU_SOURCE
+#include "CSystemSupport.h"
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int bb_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+int bb_pidfd_send_signal(int pidfd, int signal_number) {
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, signal_number, NULL, 0);
+}
+
+int bb_set_limit(pid_t pid, int resource, unsigned long long limit) {
+    struct rlimit value = {(rlim_t)limit, (rlim_t)limit};
+    return prlimit(pid, (__rlimit_resource_t)resource, &value, NULL);
+}
+
+int bb_set_own_limit(int resource, unsigned long long limit) {
+    struct rlimit value = {(rlim_t)limit, (rlim_t)limit};
+    return setrlimit((__rlimit_resource_t)resource, &value);
+}
+
+int bb_limit_address_space(void) { return RLIMIT_AS; }
+int bb_limit_cpu_seconds(void) { return RLIMIT_CPU; }
+
+int bb_wait_exited(int status) { return WIFEXITED(status); }
+int bb_wait_exit_code(int status) { return WEXITSTATUS(status); }
+int bb_wait_signaled(int status) { return WIFSIGNALED(status); }
+int bb_wait_signal(int status) { return WTERMSIG(status); }
+int bb_wait_core_dumped(int status) { return WCOREDUMP(status); }
+
+int bb_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int bb_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+static int prepare_check_child(unsigned long long extra_bytes) {
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+        dup2(null, 1);
+        dup2(null, 2);
+        close(null);
+    }
+    // The first number in /proc/self/statm is the mapped size in pages.
+    char text[64];
+    int fd = open("/proc/self/statm", O_RDONLY);
+    if (fd < 0) return -1;
+    ssize_t count = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (count <= 0) return -1;
+    unsigned long long pages = 0;
+    for (ssize_t i = 0; i < count && text[i] >= '0' && text[i] <= '9'; ++i) pages = pages * 10 + (unsigned)(text[i] - '0');
+    unsigned long long mapped = pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+    struct rlimit value = {(rlim_t)(mapped + extra_bytes), (rlim_t)(mapped + extra_bytes)};
+    return setrlimit(RLIMIT_AS, &value);
+}
+
+int bb_fork_check(unsigned long long extra_bytes, int *message_fd) {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0) return -1;
+    fflush(NULL);
+    pid_t child = fork();
+    if (child < 0) {
+        close(ends[0]);
+        close(ends[1]);
+        return -1;
+    }
+    if (child == 0) {
+        close(ends[0]);
+        prepare_check_child(extra_bytes);
+        *message_fd = ends[1];
+        return 0;
+    }
+    close(ends[1]);
+    *message_fd = ends[0];
+    return child;
+}
+
+void bb_write_message(int fd, const char *message) {
+    size_t length = strlen(message), written = 0;
+    while (written < length) {
+        ssize_t count = write(fd, message + written, length - written);
+        if (count <= 0) return;
+        written += (size_t)count;
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import CellEngine
+
+/// A long-lived SourceKit-LSP with one open document, the notebook's completion file.
+///
+/// The server keeps a compiler instance per document and does not notice cell modules
+/// written after it looked for them, so each generation of the notebook (each distinct
+/// set of imports) gets a document at a new path, `completion/Notebook-<n>.swift`. The
+/// compile database lists ``generationsPerServer`` such paths up front, so a new one
+/// needs no reload; after the last, the server is restarted.
+///
+/// Thread rules: every method is called from one thread (the kernel's shell thread) and
+/// blocks it for at most the request's timeout; the connection's reader thread never
+/// touches the session. The server starts on the first request; when it exits or cannot
+/// start, the session waits ``retryDelay`` before trying again, and callers fall back to
+/// the notebook's own names meanwhile.
+final class LanguageServerSession {
+    /// Where the session is in its life.
+    enum State {
+        /// No server yet; the next request starts one.
+        case notStarted
+        /// The `initialize` handshake is running (on the calling thread).
+        case initializing
+        /// The server answered `initialize`.
+        case ready(LSPConnection)
+        /// The server could not start or exited; no retry before `retryAt`.
+        case failed(CompletionError, retryAt: DispatchTime)
+    }
+
+    /// The document the server has open.
+    private struct OpenDocument {
+        var url: URL
+        /// The imports it was opened with; other imports need a new generation.
+        var imports: String
+        var version: Int
+        var text: String
+    }
+
+    /// Seconds to wait for an answer once the server has answered one request.
+    static let requestTimeout = 2.0
+    /// Seconds to wait for the first answer of a fresh server (it loads the standard
+    /// library and the notebook library's modules then).
+    static let firstRequestTimeout = 8.0
+    /// Seconds between a failure and the next start.
+    static let retryDelay = 10.0
+    /// Timeouts in a row after which the server is taken for hung and stopped.
+    static let timeoutsBeforeRestart = 3
+    /// Document paths listed in the compile database for one server.
+    static let generationsPerServer = 200
+
+    private(set) var state = State.notStarted
+    private let executable: URL
+    private let workDirectory: URL
+    private var generation = 0
+    private var document: OpenDocument?
+    private var hasAnswered = false
+    private var timeoutsInARow = 0
+
+    /// Prepares a session; nothing starts until the first request.
+    /// - Parameters:
+    ///   - executable: `sourcekit-lsp`.
+    ///   - workDirectory: the engine's work directory, the server's workspace root.
+    init(executable: URL, workDirectory: URL) {
+        self.executable = executable
+        self.workDirectory = workDirectory
+    }
+
+    deinit {
+        if case .ready(let connection) = state { connection.terminate() }
+    }
+
+    /// Sends `method` for a position in the document `imports` + `body`, starting the
+    /// server if needed.
+    /// - Parameters:
+    ///   - imports: the document's import lines (they decide the generation).
+    ///   - text: the whole document.
+    /// - Returns: the answer's `result`.
+    /// - Throws: ``CompletionError`` when the server is unavailable, slow or failing.
+    func request(_ method: String, imports: String, text: String, line: Int, character: Int,
+                 compilerArguments: [String]) throws(CompletionError) -> JSONValue {
+        if document != nil, document?.imports != imports, generation >= Self.generationsPerServer { stop() }
+        let connection = try readyConnection(compilerArguments: compilerArguments)
+        let url = show(text, imports: imports, on: connection)
+        let params: JSONValue = [
+            "textDocument": ["uri": .string(url.absoluteString)],
+            "position": ["line": .number(Double(line)), "character": .number(Double(character))],
+        ]
+        do {
+            let result = try connection.request(method, params, timeout: hasAnswered ? Self.requestTimeout : Self.firstRequestTimeout)
+            hasAnswered = true
+            timeoutsInARow = 0
+            return result
+        } catch {
+            if case .timedOut = error { timeoutsInARow += 1 }
+            if !connection.isAlive {
+                fail(.serverExited)
+            } else if timeoutsInARow >= Self.timeoutsBeforeRestart {
+                fail(error)
+            }
+            throw error
+        }
+    }
+
+    /// Stops the server; the next request starts a new one.
+    func stop() {
+        if case .ready(let connection) = state { connection.terminate() }
+        state = .notStarted
+    }
+
+    /// Opens, changes or replaces the document so the server sees `text`.
+    /// - Returns: the document's URL.
+    private func show(_ text: String, imports: String, on connection: LSPConnection) -> URL {
+        if var open = document, open.imports == imports {
+            if open.text != text {
+                open.version += 1
+                open.text = text
+                connection.notify("textDocument/didChange", [
+                    "textDocument": ["uri": .string(open.url.absoluteString), "version": .number(Double(open.version))],
+                    "contentChanges": [["text": .string(text)]],
+                ])
+                document = open
+            }
+            return open.url
+        }
+        if let old = document {
+            connection.notify("textDocument/didClose", ["textDocument": ["uri": .string(old.url.absoluteString)]])
+        }
+        generation += 1
+        let url = Self.documentURL(generation, in: workDirectory)
+        connection.notify("textDocument/didOpen", ["textDocument": [
+            "uri": .string(url.absoluteString), "languageId": "swift", "version": 1, "text": .string(text),
+        ]])
+        document = OpenDocument(url: url, imports: imports, version: 1, text: text)
+        return url
+    }
+
+    private static func documentURL(_ generation: Int, in workDirectory: URL) -> URL {
+        workDirectory.appendingPathComponent("completion/Notebook-\(generation).swift")
+    }
+
+    private func readyConnection(compilerArguments: [String]) throws(CompletionError) -> LSPConnection {
+        switch state {
+        case .ready(let connection):
+            if connection.isAlive { return connection }
+            fail(.serverExited)
+            throw .serverExited
+        case .initializing:
+            throw .serverUnavailable("it is still starting")
+        case .failed(let error, let retryAt):
+            guard DispatchTime.now() >= retryAt else { throw error }
+        case .notStarted:
+            break
+        }
+        state = .initializing
+        do {
+            try writeCompileCommands(compilerArguments)
+            let connection = try LSPConnection(executable: executable)
+            try initialize(connection)
+            state = .ready(connection)
+            generation = 0
+            document = nil
+            hasAnswered = false
+            timeoutsInARow = 0
+            return connection
+        } catch {
+            fail(error)
+            throw error
+        }
+    }
+
+    /// The `initialize` handshake; a server that fails it is stopped.
+    private func initialize(_ connection: LSPConnection) throws(CompletionError) {
+        do {
+            _ = try connection.request("initialize", [
+                "processId": .number(Double(getpid())),
+                "rootUri": .string(workDirectory.absoluteString),
+                "capabilities": [
+                    "textDocument": [
+                        "completion": ["completionItem": ["snippetSupport": false, "documentationFormat": ["markdown", "plaintext"]]],
+                        "hover": ["contentFormat": ["markdown", "plaintext"]],
+                    ],
+                ],
+            ], timeout: Self.firstRequestTimeout)
+            connection.notify("initialized", [:])
+        } catch {
+            connection.terminate()
+            throw error
+        }
+    }
+
+    private func fail(_ error: CompletionError) {
+        if case .ready(let connection) = state { connection.terminate() }
+        state = .failed(error, retryAt: .now() + Self.retryDelay)
+    }
+
+    /// Writes `compile_commands.json` in the workspace root, one entry per document
+    /// generation, with the cell compiler's module search paths.
+    private func writeCompileCommands(_ arguments: [String]) throws(CompletionError) {
+        let entries: [JSONValue] = (1...Self.generationsPerServer).map { generation in
+            let file = Self.documentURL(generation, in: workDirectory).path
+            return [
+                "directory": .string(workDirectory.path), "file": .string(file),
+                "arguments": .array((["swiftc"] + arguments + [file]).map(JSONValue.string)),
+            ]
+        }
+        do {
+            try FileManager.default.createDirectory(at: workDirectory.appendingPathComponent("completion"), withIntermediateDirectories: true)
+            try JSONEncoder().encode(JSONValue.array(entries)).write(to: workDirectory.appendingPathComponent("compile_commands.json"))
+        } catch {
+            throw .serverUnavailable("cannot write compile_commands.json in \(workDirectory.path): \(error)")
+        }
+    }
+}

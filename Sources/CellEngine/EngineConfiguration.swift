@@ -1,0 +1,58 @@
+import Foundation
+
+/// Where the cell engine finds the compiler and the notebook library, and where it
+/// writes cell modules.
+public struct EngineConfiguration: Sendable {
+    /// `swiftc`.
+    public var compiler: URL
+    /// The directory with `libBenchbook.so` and `Modules/` (a SwiftPM build directory).
+    public var libraryDirectory: URL
+    /// Where each cell's `.swift`, `.swiftmodule` and `.so` go (one directory per kernel).
+    public var workDirectory: URL
+    /// The cell host executable.
+    public var hostExecutable: URL
+    /// The cell parser executable.
+    public var parserExecutable: URL
+
+    /// Creates a configuration.
+    public init(compiler: URL, libraryDirectory: URL, workDirectory: URL, hostExecutable: URL, parserExecutable: URL) {
+        self.compiler = compiler
+        self.libraryDirectory = libraryDirectory
+        self.workDirectory = workDirectory
+        self.hostExecutable = hostExecutable
+        self.parserExecutable = parserExecutable
+    }
+
+    #if arch(x86_64)
+    /// The machine's architecture name in the toolchain's paths.
+    public static let architecture = "x86_64"
+    #else
+    public static let architecture = "aarch64"
+    #endif
+    /// The target triple cells are compiled for.
+    public static let targetTriple = "\(architecture)-unknown-linux-gnu"
+
+    /// The notebook library the host loads and every cell links against.
+    public var library: URL { libraryDirectory.appendingPathComponent("libBenchbook.so") }
+
+    /// The directory of `swiftc`, `swift-frontend`, `clang` and `sourcekit-lsp`.
+    public var toolsDirectory: URL { compiler.deletingLastPathComponent() }
+
+    /// The configuration for a kernel executable inside a SwiftPM build directory:
+    /// the library, host and parser sit beside it, `swiftc` is found on PATH (or in
+    /// `/opt/swift/usr/bin`), and cells go to a fresh temporary directory.
+    /// - Parameter executable: the kernel's own path.
+    public static func beside(executable: URL) -> EngineConfiguration {
+        let directory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let candidates = path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("swiftc") }
+            + [URL(fileURLWithPath: "/opt/swift/usr/bin/swiftc")]
+        let compiler = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+            ?? URL(fileURLWithPath: "/usr/bin/swiftc")
+        let work = FileManager.default.temporaryDirectory
+            .appendingPathComponent("benchbook-\(getpid())-\(UUID().uuidString.prefix(8))")
+        return EngineConfiguration(compiler: compiler, libraryDirectory: directory, workDirectory: work,
+                                   hostExecutable: directory.appendingPathComponent("benchbook-cell-host"),
+                                   parserExecutable: directory.appendingPathComponent("benchbook-cell-parser"))
+    }
+}

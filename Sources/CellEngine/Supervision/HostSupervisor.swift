@@ -1,0 +1,222 @@
+import SystemSupport
+import Foundation
+import HostProtocol
+
+/// Owns the cell host and makes every start, restart, cancel and interrupt decision by
+/// driving a ``SupervisorState``.
+///
+/// Every entry point takes the lock, moves the state machine, and performs the actions it
+/// returns before releasing the lock, so actions happen in the order the machine chose
+/// them (an interrupt's SIGINT is never sent before the run command it follows). Actions
+/// are quick: spawning a process, writing a short command, sending a signal, handing an
+/// item to a waiting thread.
+///
+/// Thread rules: the shell thread calls ``beginCompile(_:stamp:cancellation:)``,
+/// ``endCompile(_:run:)`` and ``sendInputReply(_:_:)``; the control thread calls
+/// ``interrupt(_:)``; any thread may call ``prepare()`` and ``shutdown()``; host readers and
+/// grace timers call in on their own threads.
+final class HostSupervisor: @unchecked Sendable {
+    /// How to start a host.
+    struct Launch: Sendable {
+        /// `benchbook-cell-host`.
+        var executable: String
+        /// `libBenchbook.so`.
+        var library: String
+    }
+
+    private let launch: Launch
+    private let gracePeriod: Double
+    private let librariesToReload: @Sendable () -> [String]
+    private let background: @Sendable (HostOutput) -> Void
+
+    private let lock = NSLock()
+    private var state = SupervisorState()
+    private var hosts: [HostID: HostProcess] = [:]
+    private var sinks: [CellID: CellRunSink] = [:]
+    private var cancellations: [CellID: CellCancellation] = [:]
+    private var runCommands: [CellID: HostCommand] = [:]
+    private var losses: [ExitStatus] = []
+    private var notes: [String] = []
+
+    /// Creates a supervisor; nothing starts until ``prepare()`` or the first cell.
+    /// - Parameters:
+    ///   - launch: the host executable and the notebook library.
+    ///   - gracePeriod: seconds a cell has to stop after an interrupt before its host is killed.
+    ///   - librariesToReload: the cell libraries a replacement host loads, in order.
+    ///   - background: output a host writes while none of its cells runs (a thread an
+    ///     earlier cell started), on the host's reader thread.
+    init(launch: Launch, gracePeriod: Double, librariesToReload: @escaping @Sendable () -> [String],
+         background: @escaping @Sendable (HostOutput) -> Void) {
+        self.launch = launch
+        self.gracePeriod = gracePeriod
+        self.librariesToReload = librariesToReload
+        self.background = background
+    }
+
+    /// The host and cell phases, for tests and traces.
+    var phases: (host: SupervisorState.HostPhase, cell: SupervisorState.CellPhase) {
+        lock.withLock { (state.host, state.cell) }
+    }
+
+    /// Starts the host (and loads the notebook library) without waiting for it.
+    func prepare() {
+        transition { $0.start() }
+    }
+
+    /// A cell starts compiling; returns the sink its run will be handed through.
+    func beginCompile(_ id: CellID, stamp: ClientStamp?, cancellation: CellCancellation) -> CellRunSink {
+        let sink = CellRunSink()
+        transition { state in
+            sinks[id] = sink
+            cancellations[id] = cancellation
+            return state.beginCompile(id, stamp: stamp)
+        }
+        return sink
+    }
+
+    /// The cell's compile ended. With a run command, the cell runs as soon as the host is
+    /// ready and its sink receives the run's output and end; without one (the compile
+    /// failed), the cell is over.
+    func endCompile(_ id: CellID, run command: HostCommand?) {
+        transition { state in
+            if let command { runCommands[id] = command }
+            let actions = state.endCompile(id, succeeded: command != nil)
+            if command == nil, !actions.contains(where: { if case .finishRun = $0 { true } else { false } }) {
+                sinks[id] = nil
+                cancellations[id] = nil
+            }
+            return actions
+        }
+    }
+
+    /// The user interrupted (see ``SupervisorState/interrupt(_:)``).
+    func interrupt(_ stamp: ClientStamp?) {
+        transition { $0.interrupt(stamp) }
+    }
+
+    /// Answers the running cell's input request.
+    func sendInputReply(_ id: CellID, _ reply: InputReply) {
+        lock.withLock {
+            guard state.runningCell == id, let host = state.readyHost.flatMap({ hosts[$0] }) else { return }
+            host.send(.inputReply(reply))
+        }
+    }
+
+    /// Stops the host for good (the kernel is shutting down).
+    func shutdown() {
+        transition { $0.shutdown() }
+    }
+
+    /// How the hosts that died between cells ended, since the last call.
+    func takeHostLosses() -> [ExitStatus] {
+        lock.withLock {
+            defer { losses.removeAll() }
+            return losses
+        }
+    }
+
+    /// Messages about reloading earlier cells into a new host, since the last call.
+    func takeNotes() -> [String] {
+        lock.withLock {
+            defer { notes.removeAll() }
+            return notes
+        }
+    }
+
+    // MARK: Events from hosts and timers
+
+    private func received(_ output: HostOutput, from hostID: HostID) {
+        transition { state in
+            switch output {
+            case .event(.synced):
+                return state.hostSynced(hostID)
+            case .event(.done(let outcome)):
+                guard let cell = state.runningCell else { return [] }
+                let result: HostEventOutcome = switch outcome {
+                case .returned(let status): .returned(status)
+                case .couldNotRun(let message): .couldNotRun(message)
+                }
+                return state.runReturned(cell, on: hostID, outcome: result)
+            case .exited(let status):
+                hosts[hostID] = nil
+                return state.hostExited(hostID, status: status)
+            case .event(.loadFailed(let library, let message)) where state.runningCell == nil:
+                notes.append("could not load \((library as NSString).lastPathComponent) into the cell host: \(message)")
+                return []
+            default:
+                if let cell = state.runningCell(on: hostID) {
+                    sinks[cell]?.append(output)
+                } else {
+                    background(output)
+                }
+                return []
+            }
+        }
+    }
+
+    private func graceExpired(_ id: CellID) {
+        transition { $0.graceExpired(id) }
+    }
+
+    // MARK: Performing actions
+
+    /// Runs one event under the lock and performs the actions it returns (and those that
+    /// performing them returns, for a host that fails to start).
+    private func transition(_ event: (inout SupervisorState) -> [SupervisorAction]) {
+        lock.lock()
+        defer { lock.unlock() }
+        var pending = event(&state)
+        while !pending.isEmpty {
+            let action = pending.removeFirst()
+            pending += perform(action)
+        }
+    }
+
+    private func perform(_ action: SupervisorAction) -> [SupervisorAction] {
+        switch action {
+        case .spawnHost(let id, let reload):
+            let host: HostProcess
+            do {
+                host = try HostProcess(executable: launch.executable, library: launch.library) { [weak self] output in
+                    self?.received(output, from: id)
+                }
+            } catch {
+                return state.hostSpawnFailed(id, reason: "\(launch.executable) could not be started: \(error)")
+            }
+            hosts[id] = host
+            if reload {
+                for library in librariesToReload() { host.send(.load(library: library)) }
+            }
+            host.send(.sync(id: id.rawValue))
+        case .killHost(let id):
+            hosts[id]?.kill()
+        case .signalHost(let id, let number):
+            hosts[id]?.signal(number)
+        case .sendRun(let cell, let id):
+            if let command = runCommands.removeValue(forKey: cell) {
+                // A host that is gone reports its exit; the run then ends with it.
+                hosts[id]?.send(command)
+            }
+        case .cancelCompile(let cell):
+            cancellations[cell]?.cancel()
+        case .stopInputWait(let cell):
+            sinks[cell]?.stopInputWait()
+        case .startGraceTimer(let cell):
+            DispatchQueue.global().asyncAfter(deadline: .now() + gracePeriod) { [weak self] in
+                self?.graceExpired(cell)
+            }
+        case .finishRun(let cell, let end):
+            cancellations[cell] = nil
+            runCommands[cell] = nil
+            var end = end
+            if case .hostUnavailable(let reason) = end, !notes.isEmpty {
+                end = .hostUnavailable(([reason] + notes).joined(separator: "; "))
+                notes.removeAll()
+            }
+            sinks.removeValue(forKey: cell)?.finish(end)
+        case .reportHostLoss(let status):
+            losses.append(status)
+        }
+        return []
+    }
+}

@@ -1,0 +1,336 @@
+import SystemSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Identifies one execution of a cell.
+public struct CellID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+    public static func < (lhs: CellID, rhs: CellID) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { "cell \(rawValue)" }
+}
+
+/// Identifies one cell host process (a restart makes a new one).
+struct HostID: Hashable, Sendable, CustomStringConvertible {
+    let rawValue: Int
+    var description: String { "host \(rawValue)" }
+}
+
+/// Who sent a request and when, as the client's message header says. Compared only
+/// between requests of the same session, which share one clock.
+public struct ClientStamp: Sendable, Equatable {
+    /// The header's `session`.
+    public var session: String
+    /// The header's `date`, in seconds since 1970, when it could be read.
+    public var date: Double?
+
+    /// Creates a stamp.
+    public init(session: String, date: Double?) {
+        self.session = session
+        self.date = date
+    }
+}
+
+/// How a cell's run ended, as the supervisor saw it.
+enum RunEnd: Sendable, Equatable {
+    /// The host answered the run command.
+    case returned(HostEventOutcome)
+    /// The host died while the cell ran; `afterInterrupt` when the supervisor killed it
+    /// because the cell did not stop within the grace period.
+    case hostExited(ExitStatus, afterInterrupt: Bool)
+    /// An interrupt arrived before the cell started to run: nothing ran.
+    case interruptedBeforeRun
+    /// There is no host to run it (it could not start, or the kernel is shutting down).
+    case hostUnavailable(String)
+}
+
+/// The host's answer to a run command (``HostProtocol/HostEvent/RunOutcome``), kept here
+/// so the state machine needs nothing from the protocol module.
+enum HostEventOutcome: Sendable, Equatable {
+    case returned(Int)
+    case couldNotRun(String)
+}
+
+/// What the supervisor must do after a transition. Performed in order, under its lock.
+enum SupervisorAction: Sendable, Equatable {
+    /// Start host `id`; `reload` loads earlier cells' libraries first. Answer with
+    /// ``SupervisorState/hostSynced(_:)`` or ``SupervisorState/hostSpawnFailed(_:reason:)``.
+    case spawnHost(HostID, reload: Bool)
+    /// SIGKILL the host (and what its cells started); it reports its exit later.
+    case killHost(HostID)
+    /// Send a signal (SIGINT for an interrupt).
+    case signalHost(HostID, Int32)
+    /// Send the compiled cell's run command to the host.
+    case sendRun(CellID, HostID)
+    /// Stop the running compile step of a cell (its helper process is killed).
+    case cancelCompile(CellID)
+    /// End a cell's wait for keyboard input (the kernel answers the host "interrupted").
+    case stopInputWait(CellID)
+    /// Call ``SupervisorState/graceExpired(_:)`` for the cell after the grace period.
+    case startGraceTimer(CellID)
+    /// Hand the waiting shell thread the end of its cell's run.
+    case finishRun(CellID, RunEnd)
+    /// A host died while no cell of it was running: its values are gone.
+    case reportHostLoss(ExitStatus)
+}
+
+/// The life of the cell host and of the cell being executed, as an explicit state machine
+/// (after swift-nio's): every event is a mutating method that moves to the next state and
+/// returns what to do; an event that cannot happen in the current state is a programming
+/// error and traps. It holds no process and no clock, so tests drive it with any ordering
+/// of events.
+///
+/// Two parts, because a cell compiles while a host starts:
+/// - the host: stopped → starting → ready; ready → stopping (killed) → reloading (a new
+///   host loads earlier cells' libraries) → ready. A host that dies restarts the same way.
+/// - the cell: idle → compiling → (waiting for the host →) running → idle, or running →
+///   interrupting → idle (it stopped, or its host was killed after the grace period).
+///
+/// An interrupt belongs to exactly one cell: the cell that is compiling or running when it
+/// arrives, and only when the client sent it after that cell (an interrupt meant for a
+/// cell that has ended is dropped, even when it arrives late). A grace timer names its
+/// cell and does nothing once that cell has ended.
+struct SupervisorState: Sendable {
+    enum HostPhase: Sendable, Equatable {
+        case stopped
+        /// Spawned; the notebook library is loading.
+        case starting(HostID)
+        /// Spawned to replace a host that died or was killed; earlier cells' libraries load.
+        case reloading(HostID)
+        case ready(HostID)
+        /// Killed; its exit has not been seen yet.
+        case stopping(HostID)
+    }
+
+    /// One execution of a cell.
+    struct Cell: Sendable, Equatable {
+        let id: CellID
+        let stamp: ClientStamp?
+        /// An interrupt arrived while it compiled: it must not run.
+        var interrupted = false
+    }
+
+    enum CellPhase: Sendable, Equatable {
+        case idle
+        case compiling(Cell)
+        /// Compiled; the host is starting or reloading.
+        case waitingForHost(Cell)
+        case running(Cell, on: HostID)
+        /// Running, SIGINT sent; the grace timer is set.
+        case interrupting(Cell, on: HostID)
+    }
+
+    private(set) var host: HostPhase = .stopped
+    private(set) var cell: CellPhase = .idle
+    /// True after ``shutdown()``: no host is started again.
+    private(set) var isShutDown = false
+    private var nextHostNumber = 1
+    /// The cell whose grace period ran out, when the current host is stopping for it.
+    private var killedForCell: CellID?
+
+    // MARK: Host events
+
+    /// The kernel wants a host (at start, or for the first cell).
+    mutating func start() -> [SupervisorAction] {
+        guard host == .stopped, !isShutDown else { return [] }
+        let id = newHostID()
+        host = .starting(id)
+        return [.spawnHost(id, reload: false)]
+    }
+
+    /// Host `id` answered its first sync: libraries are loaded, it takes commands.
+    mutating func hostSynced(_ id: HostID) -> [SupervisorAction] {
+        guard host == .starting(id) || host == .reloading(id) else { return [] }
+        host = .ready(id)
+        guard case .waitingForHost(let waiting) = cell else { return [] }
+        cell = .running(waiting, on: id)
+        return [.sendRun(waiting.id, id)]
+    }
+
+    /// Host `id` could not be started.
+    mutating func hostSpawnFailed(_ id: HostID, reason: String) -> [SupervisorAction] {
+        guard host == .starting(id) || host == .reloading(id) else { return [] }
+        host = .stopped
+        guard case .waitingForHost(let waiting) = cell else { return [] }
+        cell = .idle
+        return [.finishRun(waiting.id, .hostUnavailable(reason))]
+    }
+
+    /// Host `id` exited (it crashed, a cell ended it, or it was killed).
+    mutating func hostExited(_ id: HostID, status: ExitStatus) -> [SupervisorAction] {
+        let wasStarting: Bool
+        switch host {
+        case .starting(id), .reloading(id): wasStarting = true
+        case .ready(id), .stopping(id): wasStarting = false
+        default: return []  // A host already replaced.
+        }
+        let killedFor = killedForCell
+        killedForCell = nil
+        var actions: [SupervisorAction] = []
+        switch cell {
+        case .running(let running, on: id), .interrupting(let running, on: id):
+            cell = .idle
+            actions.append(.finishRun(running.id, .hostExited(status, afterInterrupt: killedFor == running.id)))
+        default:
+            if !wasStarting, !isShutDown { actions.append(.reportHostLoss(status)) }
+        }
+        if isShutDown {
+            host = .stopped
+            return actions
+        }
+        if wasStarting {
+            // A host that dies before it is ready would die again: stop, and let the next
+            // cell try once more.
+            host = .stopped
+            if case .waitingForHost(let waiting) = cell {
+                cell = .idle
+                actions.append(.finishRun(waiting.id, .hostUnavailable("the cell host stopped while starting (\(status))")))
+            }
+            return actions
+        }
+        let replacement = newHostID()
+        host = .reloading(replacement)
+        actions.append(.spawnHost(replacement, reload: true))
+        return actions
+    }
+
+    // MARK: Cell events
+
+    /// A cell starts compiling. Starts a host when there is none.
+    mutating func beginCompile(_ id: CellID, stamp: ClientStamp?) -> [SupervisorAction] {
+        precondition(cell == .idle, "a cell started while \(cell) was in progress")
+        cell = .compiling(Cell(id: id, stamp: stamp))
+        return start()
+    }
+
+    /// The cell's compile ended; `succeeded` when a library is ready to run.
+    mutating func endCompile(_ id: CellID, succeeded: Bool) -> [SupervisorAction] {
+        guard case .compiling(let compiling) = cell, compiling.id == id else {
+            preconditionFailure("compile of \(id) ended while \(cell)")
+        }
+        if compiling.interrupted {
+            cell = .idle
+            return [.finishRun(id, .interruptedBeforeRun)]
+        }
+        guard succeeded else {
+            cell = .idle
+            return []
+        }
+        if case .ready(let ready) = host {
+            cell = .running(compiling, on: ready)
+            return [.sendRun(id, ready)]
+        }
+        cell = .waitingForHost(compiling)
+        if isShutDown {
+            cell = .idle
+            return [.finishRun(id, .hostUnavailable("the kernel is shutting down"))]
+        }
+        return start()
+    }
+
+    /// The host answered the cell's run command.
+    mutating func runReturned(_ id: CellID, on hostID: HostID, outcome: HostEventOutcome) -> [SupervisorAction] {
+        switch cell {
+        case .running(let running, on: hostID) where running.id == id,
+             .interrupting(let running, on: hostID) where running.id == id:
+            cell = .idle
+            return [.finishRun(id, .returned(outcome))]
+        default:
+            return []  // An answer from a host that has been replaced.
+        }
+    }
+
+    /// The user interrupted. Applies to the compiling or running cell, unless the same
+    /// client sent it before that cell.
+    mutating func interrupt(_ stamp: ClientStamp?) -> [SupervisorAction] {
+        switch cell {
+        case .idle:
+            return []
+        case .compiling(var compiling):
+            guard !Self.isStale(stamp, for: compiling) else { return [] }
+            compiling.interrupted = true
+            cell = .compiling(compiling)
+            return [.cancelCompile(compiling.id)]
+        case .waitingForHost(let waiting):
+            guard !Self.isStale(stamp, for: waiting) else { return [] }
+            cell = .idle
+            return [.finishRun(waiting.id, .interruptedBeforeRun)]
+        case .running(let running, let hostID):
+            guard !Self.isStale(stamp, for: running) else { return [] }
+            cell = .interrupting(running, on: hostID)
+            return [.signalHost(hostID, SIGINT), .stopInputWait(running.id), .startGraceTimer(running.id)]
+        case .interrupting(let running, let hostID):
+            guard !Self.isStale(stamp, for: running) else { return [] }
+            return [.signalHost(hostID, SIGINT), .stopInputWait(running.id)]
+        }
+    }
+
+    /// The grace period after the interrupt of cell `id` ran out.
+    mutating func graceExpired(_ id: CellID) -> [SupervisorAction] {
+        guard case .interrupting(let running, let hostID) = cell, running.id == id, host == .ready(hostID) else {
+            return []  // The cell stopped in time (or its host is gone already).
+        }
+        host = .stopping(hostID)
+        killedForCell = id
+        return [.killHost(hostID)]
+    }
+
+    /// The kernel is shutting down: stop the host, end any waiting cell.
+    mutating func shutdown() -> [SupervisorAction] {
+        isShutDown = true
+        var actions: [SupervisorAction] = []
+        switch cell {
+        case .waitingForHost(let waiting):
+            cell = .idle
+            actions.append(.finishRun(waiting.id, .hostUnavailable("the kernel is shutting down")))
+        default:
+            break
+        }
+        switch host {
+        case .starting(let id), .reloading(let id), .ready(let id):
+            host = .stopping(id)
+            actions.append(.killHost(id))
+        case .stopped, .stopping:
+            break
+        }
+        return actions
+    }
+
+    // MARK: Helpers
+
+    /// The host that takes commands now, if any.
+    var readyHost: HostID? {
+        if case .ready(let id) = host { return id }
+        return nil
+    }
+
+    /// The cell whose run is in progress on a host, if any.
+    var runningCell: CellID? {
+        switch cell {
+        case .running(let running, _), .interrupting(let running, _): running.id
+        default: nil
+        }
+    }
+
+    /// The cell whose run is in progress on host `id`, if any.
+    func runningCell(on id: HostID) -> CellID? {
+        switch cell {
+        case .running(let running, id), .interrupting(let running, id): running.id
+        default: nil
+        }
+    }
+
+    private mutating func newHostID() -> HostID {
+        defer { nextHostNumber += 1 }
+        return HostID(rawValue: nextHostNumber)
+    }
+
+    /// True when the same client sent the interrupt before it sent the cell: it was meant
+    /// for an earlier cell and arrived late.
+    static func isStale(_ interrupt: ClientStamp?, for cell: Cell) -> Bool {
+        guard let interrupt, let stamp = cell.stamp, interrupt.session == stamp.session,
+              let sent = interrupt.date, let cellSent = stamp.date else { return false }
+        return sent < cellSent
+    }
+}

@@ -1,0 +1,49 @@
+import SystemSupport
+import CellSource
+import Foundation
+import HostProtocol
+
+/// The cell parser's serving loop: framed JSON requests on standard input, answers on
+/// standard output, one at a time, until the kernel closes the pipe.
+///
+/// Runs in its own process (`benchbook-cell-parser`) so that a cell whose parse overflows
+/// the stack, or takes exponential time, costs the kernel a restarted helper and an error
+/// message, never its own life. Requests are parsed on a thread with a large stack; text
+/// nested deeper than ``NestingScan/limit`` is refused without parsing.
+public enum ParserService {
+    /// The stack of the parsing thread: SwiftParser recurses once or more per nesting level.
+    public static let stackSize = 512 << 20
+
+    /// Serves until standard input closes; never returns.
+    public static func serveForever() -> Never {
+        let thread = Thread {
+            let input = FileDescriptor(rawValue: 0), output = FileDescriptor(rawValue: 1)
+            while true {
+                guard let payload = try? Framing.readFrame(from: input) else { exit(0) }
+                let response: ParserResponse
+                do {
+                    response = answer(try JSONDecoder().decode(ParserRequest.self, from: Data(payload)))
+                } catch {
+                    response = .rejected("the cell parser could not read the request: \(error)")
+                }
+                guard let body = try? JSONEncoder().encode(response),
+                      (try? output.write(all: Framing.frame(body))) != nil else { exit(1) }
+            }
+        }
+        thread.stackSize = stackSize
+        thread.start()
+        while true { sleep(3600) }
+    }
+
+    /// The answer to one request.
+    public static func answer(_ request: ParserRequest) -> ParserResponse {
+        switch request {
+        case .analyze(let source, let bindingsAreLocal):
+            if let refusal = NestingScan(source).refusal { return .rejected(refusal) }
+            return .analysis(CellAnalysis(parsing: source, bindingsAreLocal: bindingsAreLocal))
+        case .completeness(let code):
+            if NestingScan(code).refusal != nil { return .completeness(.invalid) }
+            return .completeness(Completeness(parsing: code))
+        }
+    }
+}

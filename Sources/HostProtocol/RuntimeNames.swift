@@ -1,0 +1,59 @@
+/// The names generated cell code uses to reach the notebook library's cell runtime, and
+/// the names the generator invents. The code generator writes them from here and the
+/// library declares them (a test checks each one compiles against the library), so a
+/// rename cannot silently break cells.
+public enum RuntimeNames {
+    /// The library's cell runtime type (`_BenchbookCell` in BenchbookRuntime).
+    public static let cellRuntime = "_BenchbookCell"
+    /// Its entry method: `_BenchbookCell.run(cell:body:)`.
+    public static let run = "run"
+    /// Its binding evaluator: `_BenchbookCell.evaluate(cell:_:)`.
+    public static let evaluate = "evaluate"
+    /// The per-cell context parameter of the generated body.
+    public static let context = "__bb"
+    /// `Context.present(_:)`: shows the cell's last expression.
+    public static let present = "present"
+    /// `Context.bound()`: counts an initialised binding.
+    public static let bound = "bound"
+    /// The generated entry function (exported under ``entrySymbol(module:)``).
+    public static let entryFunction = "__benchbook_entry"
+    /// The prefix of the storage for a binding evaluated through the runtime.
+    public static let evaluatedValuePrefix = "__bb_value_"
+    /// The local that holds a `%time` body's measured value.
+    public static let timedValue = "__bb_timed"
+    /// A type every cell module declares, so a later cell can load a module with
+    /// extensions or operators through a scoped import of it.
+    public static let moduleMarker = "__BenchbookCellMarker"
+    /// The prefix of cell module names (`Cell12`).
+    public static let modulePrefix = "Cell"
+    /// The timing magics' calls into the library's `Benchmark`.
+    public static let timeCall = "Benchmark.time"
+    public static let timeitCall = "Benchmark.timeit"
+    public static let benchmarkType = "Benchmark"
+    public static let recordCall = "runAndRecord"
+
+    /// The module name of cell number `number`.
+    public static func module(_ number: Int) -> String { "\(modulePrefix)\(number)" }
+
+    /// The C symbol of a cell module's entry point.
+    public static func entrySymbol(module: String) -> String { "benchbook_\(module.lowercased())_main" }
+}
+
+/// Removes the names a user never wrote from text they will read: compiler messages,
+/// runtime messages, type names in descriptions.
+///
+/// The only place that knows how generated names look in text.
+public enum NameScrubber {
+    /// The text with `Cell12.` / `Cell12/` qualifiers removed, generated storage named
+    /// "value", and the generated entry point and runtime named "the cell".
+    /// - Parameter text: a message or description.
+    public static func userFacing(_ text: String) -> String {
+        guard text.contains(RuntimeNames.modulePrefix) || text.contains("__b") || text.contains(RuntimeNames.cellRuntime) else {
+            return text
+        }
+        return text.replacing(/\bCell[0-9]+[\/.]/, with: "")
+            .replacing(/__bb_value_[0-9]+/, with: "value")
+            .replacing(/__benchbook_entry\(\)/, with: "the cell")
+            .replacing(/_BenchbookCell\.[A-Za-z]+/, with: "the cell")
+    }
+}

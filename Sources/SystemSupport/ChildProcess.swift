@@ -1,0 +1,219 @@
+internal import CSystemSupport
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with `posix_spawn`, signalled through a pidfd and reaped once.
+///
+/// The only place in the project that starts, signals and reaps processes. The child gets
+/// exactly the descriptors listed in its configuration (everything else is closed), an
+/// empty signal mask and default signal dispositions, whatever the spawning thread had
+/// (dispatch threads block every signal; the kernel ignores SIGINT and SIGPIPE).
+///
+/// Thread rules: ``signal(_:)`` may be called from any thread at any time, even after the
+/// child was reaped (a pidfd never reaches a process that reused the number). Reaping
+/// (``waitForExit()``, ``exitStatusIfExited()``) is done by one thread, the owner.
+public final class ChildProcess: @unchecked Sendable {
+    /// What to start and how.
+    public struct Configuration: Sendable {
+        /// The program's absolute path.
+        public var executable: String
+        /// The arguments after the program name.
+        public var arguments: [String]
+        /// The environment; nil inherits this process's.
+        public var environment: [String: String]?
+        /// Descriptor numbers in the child and the descriptors of this process they are
+        /// copies of. Standard input, output and error not listed read from and write to
+        /// `/dev/null`; every other descriptor is closed in the child.
+        public var descriptors: [Int32: FileDescriptor]
+        /// Limits applied right after the program starts (`prlimit`).
+        public var limits: ResourceLimits
+        /// Start a new process group, so ``signalGroup(_:)`` reaches what the child starts.
+        public var newProcessGroup: Bool
+
+        /// Creates a configuration.
+        public init(executable: String, arguments: [String] = [], environment: [String: String]? = nil,
+                    descriptors: [Int32: FileDescriptor] = [:], limits: ResourceLimits = .none,
+                    newProcessGroup: Bool = false) {
+            self.executable = executable
+            self.arguments = arguments
+            self.environment = environment
+            self.descriptors = descriptors
+            self.limits = limits
+            self.newProcessGroup = newProcessGroup
+        }
+    }
+
+    /// The process id.
+    public let pid: Int32
+    /// Readable once the process has exited (a pidfd), for `poll`.
+    public let exitNotification: FileDescriptor
+    private let inGroup: Bool
+    private let reaped = Mutex<ExitStatus?>(nil)
+
+    /// Starts the program.
+    /// - Parameter configuration: what to start.
+    /// - Throws: ``SystemError`` when it cannot be started (missing program, no memory).
+    public init(_ configuration: Configuration) throws(SystemError) {
+        var configuration = configuration
+        let null = try FileDescriptor.openNull()
+        defer { null.close() }
+        for standard: Int32 in 0...2 where configuration.descriptors[standard] == nil {
+            configuration.descriptors[standard] = null
+        }
+        // Copies numbered above every target, so no dup2 overwrites a source it still needs.
+        let highest = configuration.descriptors.keys.max() ?? 2
+        var sources: [(target: Int32, copy: FileDescriptor)] = []
+        defer { sources.forEach { $0.copy.close() } }
+        for (target, source) in configuration.descriptors.sorted(by: { $0.key < $1.key }) {
+            sources.append((target, try source.duplicate(atLeast: highest + 1)))
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (target, copy) in sources { posix_spawn_file_actions_adddup2(&actions, copy.rawValue, target) }
+        bb_spawn_add_closefrom(&actions, highest + 1)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGINT, SIGPIPE, SIGTERM, SIGQUIT, SIGCHLD] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        if configuration.newProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let argumentStrings = [configuration.executable] + configuration.arguments
+        let environmentStrings = configuration.environment.map { $0.map { "\($0.key)=\($0.value)" } }
+        var cArguments: [UnsafeMutablePointer<CChar>?] = argumentStrings.map { strdup($0) } + [nil]
+        var cEnvironment: [UnsafeMutablePointer<CChar>?]? = environmentStrings.map { $0.map { strdup($0) } + [nil] }
+        defer {
+            cArguments.forEach { free($0) }
+            cEnvironment?.forEach { free($0) }
+        }
+        var child: Int32 = 0
+        let result: Int32
+        if cEnvironment != nil {
+            result = posix_spawn(&child, configuration.executable, &actions, &attributes, &cArguments, &cEnvironment!)
+        } else {
+            result = posix_spawn(&child, configuration.executable, &actions, &attributes, &cArguments, environ)
+        }
+        guard result == 0 else { throw SystemError("posix_spawn \(configuration.executable)", code: result) }
+
+        pid = child
+        inGroup = configuration.newProcessGroup
+        let pidfd = bb_pidfd_open(child)
+        exitNotification = FileDescriptor(rawValue: pidfd)
+        if pidfd < 0 {
+            let error = SystemError("pidfd_open")
+            Glibc.kill(child, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0, errno == EINTR {}
+            throw error
+        }
+        exitNotification.setCloseOnExec()
+        do { try configuration.limits.apply(to: child) } catch {
+            _ = bb_pidfd_send_signal(pidfd, SIGKILL)
+            let status = Self.reap(child)
+            reaped.withLock { $0 = status }
+            throw error
+        }
+    }
+
+    /// Takes charge of a child this process already started some other way (a `fork` in
+    /// C code): it is signalled and reaped through this object from now on.
+    /// - Parameter pid: the child's process id.
+    /// - Throws: ``SystemError`` when it is not a child of this process.
+    public init(adopting pid: Int32) throws(SystemError) {
+        let pidfd = bb_pidfd_open(pid)
+        guard pidfd >= 0 else { throw SystemError("pidfd_open \(pid)") }
+        self.pid = pid
+        inGroup = false
+        exitNotification = FileDescriptor(rawValue: pidfd)
+        exitNotification.setCloseOnExec()
+    }
+
+    deinit {
+        if exitStatusIfExited() == nil {
+            signal(SIGKILL)
+            _ = waitForExit()
+        }
+        exitNotification.close()
+    }
+
+    /// Sends a signal; does nothing once the process is gone.
+    /// - Parameter number: for example `SIGINT` or `SIGKILL`.
+    public func signal(_ number: Int32) {
+        _ = bb_pidfd_send_signal(exitNotification.rawValue, number)
+    }
+
+    /// Sends a signal to the child's process group (what it started too), when it was
+    /// started in its own group and has not been reaped; otherwise to the child alone.
+    /// - Parameter number: the signal.
+    public func signalGroup(_ number: Int32) {
+        reaped.withLock { status in
+            // The group id is the child's pid, which cannot be reused before it is reaped.
+            if inGroup, status == nil { Glibc.kill(-pid, number) } else { signal(number) }
+        }
+    }
+
+    /// Waits until the process exits and reaps it.
+    /// - Returns: how it ended.
+    public func waitForExit() -> ExitStatus {
+        if let known = reaped.withLock({ $0 }) { return known }
+        let status = Self.reap(pid)
+        reaped.withLock { $0 = status }
+        return status
+    }
+
+    /// Waits until the process exits or `seconds` pass.
+    /// - Returns: how it ended, or nil when it is still running at the deadline.
+    public func waitForExit(timeout seconds: Double) -> ExitStatus? {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        while true {
+            if let status = exitStatusIfExited() { return status }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return nil }
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+            _ = try? FileDescriptor.poll([exitNotification], timeout: Int32(clamping: max(1, milliseconds)))
+        }
+    }
+
+    /// Reaps the process if it has exited.
+    /// - Returns: how it ended, or nil while it runs.
+    public func exitStatusIfExited() -> ExitStatus? {
+        if let known = reaped.withLock({ $0 }) { return known }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        let decoded = ExitStatus(waitStatus: status)
+        reaped.withLock { $0 = decoded }
+        return decoded
+    }
+
+    /// Kills the process (and its group, when it has one) and reaps it.
+    /// - Returns: how it ended (SIGKILL unless it had exited already).
+    @discardableResult
+    public func kill() -> ExitStatus {
+        signalGroup(SIGKILL)
+        return waitForExit()
+    }
+
+    /// Blocks until `pid` exits and reaps it.
+    private static func reap(_ pid: Int32) -> ExitStatus {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return .exited(code: -1) }
+        }
+        return ExitStatus(waitStatus: status)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import JSONCore
+import Testing
+
+/// JSONCore's reader and writer, checked against Foundation's JSONSerialization.
+@Suite struct JSONTests {
+    @Test(arguments: [
+        #"null"#, #"true"#, #"false"#, #"0"#, #"-12"#, #"3.25"#, #"1e-05"#, #"-2.5E+3"#, #""""#,
+        #"{"a":[1,2,{"b":null}],"c":"d"}"#, #"[[],{},[[]]]"#, #"  { "spaced" : [ 1 , 2 ] }  "#,
+        #""tab\tnewline\nquote\"slash\/back\\""#, #""\u00e9\u4e2d\ud83d\ude00""#,
+    ])
+    func readsWhatFoundationReads(text: String) throws {
+        let ours = try JSONValue(parsing: text)
+        let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+        #expect(ours == Self.value(from: theirs))
+    }
+
+    @Test func writesTextFoundationReadsBack() throws {
+        let value: JSONValue = [
+            "control": .string("a\u{01}b\u{1f}\n\r\t\"\\/é😀"), "integer": 42, "negative": -7,
+            "fraction": .number(0.1), "big": .number(1e20), "list": [true, false, nil], "empty": [:],
+        ]
+        let text = value.serializedText(sortingKeys: true)
+        let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [])
+        #expect(Self.value(from: theirs) == value)
+        #expect(try JSONValue(parsing: text) == value)
+        #expect(text.hasPrefix(#"{"big":1e+20,"control":"a\u0001b\u001f\n\r\t\"\\/é😀""#))
+        #expect(JSONValue.number(.nan).serializedText() == "null")
+    }
+
+    @Test(arguments: [
+        "", "nul", "[1,]", "{\"a\"}", "{\"a\":1,}", "\"unterminated", "01x", "[1] 2", "\"\u{01}\"",
+        "\"\\x\"", "\"\\u12\"", "-", "1.", "1e", "{1:2}",
+    ])
+    func refusesWhatIsNotJSON(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+    }
+
+    @Test func refusesNestingBeyondTheLimitWithoutExhaustingTheStack() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let error = try #require(throws: JSONParseError.self) { try JSONValue(parsing: deep) }
+        #expect(error.reason.contains("nested deeper"))
+        let allowed = String(repeating: "[", count: JSONValue.maximumNestingDepth)
+            + String(repeating: "]", count: JSONValue.maximumNestingDepth)
+        #expect(throws: Never.self) { try JSONValue(parsing: allowed) }
+    }
+
+    @Test func aLoneSurrogateBecomesAReplacementCharacter() throws {
+        #expect(try JSONValue(parsing: #""\ud800x""#) == .string("\u{FFFD}x"))
+    }
+
+    /// Foundation's parse result as a JSONValue.
+    static func value(from object: Any) -> JSONValue {
+        switch object {
+        case is NSNull: return .null
+        case let number as NSNumber where String(describing: type(of: number)).contains("Boolean"): return .bool(number.boolValue)
+        case let number as NSNumber: return .number(number.doubleValue)
+        case let string as String: return .string(string)
+        case let array as [Any]: return .array(array.map(value(from:)))
+        case let dictionary as [String: Any]: return .object(dictionary.mapValues(value(from:)))
+        default: return .null
+        }
+    }
+}

@@ -1,0 +1,165 @@
+"""The kernel↔cell-host seam through a real jupyter_client: cell text that cannot hurt the
+kernel, crashes explained by how the host ended, an interrupt that never reaches the next
+cell, an input wait an interrupt ends, one host per kernel, a host that dies between cells,
+and output from a cell's background thread."""
+import os
+import time
+
+import pytest
+
+from kernel_helpers import collect, results, run_cell, text_of
+
+
+def kernel_pid(km):
+    return km.provisioner.process.pid
+
+
+def children(pid):
+    """(pid, program name) of the processes whose parent is `pid`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read()
+        except OSError:
+            continue
+        parent = int(fields[fields.rindex(")") + 2:].split()[1])
+        if parent == pid:
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                program = cmdline.read().split(b"\0")[0].decode()
+            found.append((int(entry), os.path.basename(program)))
+    return found
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read()
+    rest = fields[fields.rindex(")") + 2:].split()
+    return (int(rest[11]) + int(rest[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_pathological_nesting_gets_an_error_quickly_and_the_kernel_lives(kernel):
+    km, kc = kernel
+    pid = kernel_pid(km)
+    for code, expected in [
+        ("let arr = " + "[" * 24 + "]" * 24, "Square brackets nested 24 levels deep"),
+        ("let arr = " + "[" * 5000 + "]" * 5000, "5000 levels deep"),
+        ("let arr = " + "(" * 5000 + ")" * 5000, "5000 levels deep"),
+    ]:
+        started = time.monotonic()
+        reply, _ = run_cell(kc, code)
+        elapsed = time.monotonic() - started
+        assert reply["status"] == "error" and reply["ename"] == "ParseError", reply
+        assert expected in reply["evalue"], reply["evalue"]
+        assert elapsed < 2.0, f"{code[:20]}...: answered after {elapsed:.2f} s"
+        assert kernel_pid(km) == pid and km.is_alive()
+    reply, outputs = run_cell(kc, "let fine = [[[1]]]\nfine[0][0][0] + 1")
+    assert results(outputs) == ["2"], reply
+    # is_complete parses too; it must answer as well.
+    msg_id = kc.is_complete("let x = " + "[" * 24)
+    assert kc.get_shell_msg(timeout=10)["content"]["status"] in ("incomplete", "invalid", "unknown")
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("import Glibc\nabort()", "SIGABRT"),
+    ("import Glibc\nraise(SIGSEGV)", "SIGSEGV"),
+    ("func down(_ n: Int) -> Int { n == 0 ? 0 : 1 + down(n - 1) }\ndown(100_000_000)", "stack overflow"),
+    ("import Glibc\nexit(0)", "exit(0)"),
+])
+def test_a_host_that_ends_without_a_swift_message_is_explained(kernel, code, expected):
+    km, kc = kernel
+    run_cell(kc, "enum Mood { case calm }")
+    reply, _ = run_cell(kc, code)
+    assert reply["status"] == "error" and reply["ename"] == "Crash", reply
+    assert expected in reply["evalue"], reply["evalue"]
+    assert "without a message" not in reply["evalue"]
+    reply, outputs = run_cell(kc, "Mood.calm")
+    assert results(outputs) == ["Mood.calm"], reply
+
+
+def test_closing_standard_output_costs_nothing_afterwards(kernel):
+    km, kc = kernel
+    reply, _ = run_cell(kc, "import Glibc\nclose(1)\nclose(2)")
+    assert reply["status"] == "ok", reply
+    before = cpu_seconds(kernel_pid(km))
+    reply, _ = run_cell(kc, "import Foundation\nThread.sleep(forTimeInterval: 3)")
+    assert reply["status"] == "ok", reply
+    spent = cpu_seconds(kernel_pid(km)) - before
+    assert spent < 0.5, f"the kernel used {spent:.2f} s of CPU during a 3 s sleep"
+
+
+def test_an_interrupt_ends_a_wait_for_input(kernel):
+    km, kc = kernel
+    msg_id = kc.execute('let name = try input("name? ")', allow_stdin=True)
+    request = kc.stdin_channel.get_msg(timeout=60)
+    assert request["header"]["msg_type"] == "input_request"
+    started = time.monotonic()
+    kc.control_channel.send(kc.session.msg("interrupt_request", {}))
+    reply, _ = collect(kc, msg_id, timeout=30)
+    assert time.monotonic() - started < 1.5
+    assert reply["status"] == "error" and reply["ename"] == "InterruptedError", reply
+    assert "Waiting for input stopped" in reply["evalue"]
+    reply, outputs = run_cell(kc, "1 + 1")
+    assert results(outputs) == ["2"]
+
+
+def test_an_interrupt_never_reaches_the_next_cell_20_times(kernel):
+    """The issue's sequence, 20 rounds: interrupt a cooperative loop, run a small cell,
+    interrupt a runaway loop (its host is killed after the grace period), then run a cell
+    right away. The cell after each interrupt must run normally."""
+    km, kc = kernel
+    run_cell(kc, "enum Shade { case red, green }")
+
+    def interrupted(code, seconds=2.0):
+        msg_id = kc.execute(code)
+        time.sleep(seconds)
+        kc.control_channel.send(kc.session.msg("interrupt_request", {}))
+        return collect(kc, msg_id)[0]
+
+    for round in range(20):
+        reply = interrupted('var n = 0\nwhile true { n += 1; try Interrupt.check("spin") }')
+        assert reply["ename"] == "InterruptedError", (round, reply)
+        reply, _ = run_cell(kc, "let small = 1")
+        assert reply["status"] == "ok", (round, reply)
+        reply = interrupted("var m = 0\nwhile true { m &+= 1 }")
+        assert reply["ename"] == "Interrupted" and "within 2 s" in reply["evalue"], (round, reply)
+        reply, outputs = run_cell(kc, "Shade.red")
+        assert results(outputs) == ["Shade.red"], (round, reply)
+
+
+def test_one_cell_host_per_kernel_even_when_the_first_cell_comes_at_once(kernel):
+    km, kc = kernel
+    reply, _ = run_cell(kc, "let first = 1")
+    assert reply["status"] == "ok"
+    hosts = [name for _, name in children(kernel_pid(km)) if name == "benchbook-cell-host"]
+    assert hosts == ["benchbook-cell-host"], children(kernel_pid(km))
+
+
+def test_a_host_that_dies_between_cells_is_not_a_silent_reset(kernel):
+    km, kc = kernel
+    run_cell(kc, "var counter = 0")
+    run_cell(kc, "counter += 5")
+    reply, _ = run_cell(kc, 'import Foundation\nThread { Thread.sleep(forTimeInterval: 1); fatalError("later") }.start()')
+    assert reply["status"] == "ok"
+    time.sleep(3)
+    reply, outputs = run_cell(kc, "counter")
+    assert "stopped between cells" in text_of(outputs, "stderr"), outputs
+    assert reply["status"] == "error" and reply["ename"] == "LostVariable", reply
+    assert results(outputs) == [], "never the initial value again"
+
+
+def test_output_of_a_background_thread_goes_to_the_cell_that_started_it(kernel):
+    km, kc = kernel
+    msg_id = kc.execute('import Foundation\nThread { Thread.sleep(forTimeInterval: 0.5); print("from the thread") }.start()')
+    reply, _ = collect(kc, msg_id)
+    assert reply["status"] == "ok"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        message = kc.get_iopub_msg(timeout=10)
+        if message["msg_type"] == "stream" and "from the thread" in message["content"]["text"]:
+            assert message["parent_header"]["msg_id"] == msg_id
+            break
+    else:
+        pytest.fail("the thread's output never arrived")
