@@ -80,6 +80,36 @@ final class RuntimeSettingsTests: XCTestCase {
                       options: ModelOptions(quantizedEngine: "qnnpack"))
     }
 
+    /// `Model.operators` shows what optimize_for_mobile changed: XNNPACK's prepacked
+    /// convolutions in the Lite file, ATen's general convolution in the others.
+    func testOperatorsShowThePrepackedConvolutions() throws {
+        func operators(_ name: String) throws -> [String] {
+            try XCTUnwrap(try Model(contentsOf: TestSupport.generatedDirectory + "/" + name).operators, name)
+        }
+        let lite = try operators("efficientnet_lite0.ptl")
+        XCTAssertTrue(lite.contains("prepacked::conv2d_clamp_run"), lite.joined(separator: ", "))
+        XCTAssertFalse(lite.contains("aten::_convolution"), lite.joined(separator: ", "))
+        for name in ["efficientnet_lite0.pt", "efficientnet_lite0_noprepack.ptl"] {
+            let plain = try operators(name)
+            XCTAssertFalse(plain.contains { $0.hasPrefix("prepacked::") }, name)
+            XCTAssertTrue(plain.contains { $0.hasPrefix("aten::") && $0.contains("conv") }, "\(name): \(plain)")
+            XCTAssertFalse(plain.contains { $0.hasPrefix("prim::") }, "the interpreter's own instructions are left out")
+            XCTAssertEqual(plain, plain.sorted(), name)
+        }
+        XCTAssertNil(try Model(contentsOf: TestSupport.generatedDirectory + "/efficientnet_lite0.tflite").operators)
+    }
+
+    /// `Prediction.probabilities` and `labels` are in class order, as the charts take them.
+    func testPredictionListsClassesInLabelOrder() throws {
+        let prediction = Prediction(logits: [0.5, 3, -1, 2], labels: ["a", "b", "c", "d"])
+        XCTAssertEqual(prediction.labels, ["a", "b", "c", "d"])
+        XCTAssertEqual(prediction.top.label, "b")
+        XCTAssertEqual(prediction.probabilities.count, 4)
+        XCTAssertEqual(prediction.probabilities.reduce(0, +), 1, accuracy: 1e-9)
+        XCTAssertGreaterThan(prediction.probabilities[3], prediction.probabilities[0])
+        XCTAssertGreaterThan(prediction.probabilities[0], prediction.probabilities[2])
+    }
+
     func testTwoThreadsGiveTheSameAnswers() throws {
         let photo = try Image(contentsOfFile: TestSupport.generatedDirectory + "/sources/images/chelsea.png")
         for name in ["efficientnet_lite0.ptl", "efficientnet_lite0.pt", "efficientnet_lite0_int8.ptl"] {
