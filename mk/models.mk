@@ -12,8 +12,10 @@
 #   make models            set-up models (idempotent; fast when the files exist)
 #   make test-models       200 damaged model files through the Swift loader (pytest)
 #   make models-accuracy   results/model-accuracy.md (Fashion-MNIST test set from Swift)
-#   make models-bench      results/model-benchmark.md (Swift vs the runtimes' own loops) and
-#                          results/model-threads.txt (XNNPACK's pool follows the thread count)
+#   make models-bench      results/model-benchmark.md (Swift vs the runtimes' own loops, and
+#                          PyTorch Lite at 1 and 2 threads before/after the library's thread
+#                          rule) and results/model-threads.txt (XNNPACK's pool follows the
+#                          thread count)
 
 MODELS_DIR     := notebooks/models
 GENERATED_DIR  := models/generated
@@ -91,6 +93,7 @@ models-accuracy: models-tool models ## Fashion-MNIST accuracy from Swift (result
 
 models-bench: models-tool models ## Swift against the runtimes' own loops (results/)
 	$(MODELS_PY) $(PYTHON) scripts/models/benchmark_models.py --bin $(MODELS_BIN) --out results
+	$(PYTHON) scripts/models/thread_benchmark.py --bin $(MODELS_BIN) --out results
 	$(MODELS_BIN) threads $(GENERATED_DIR)/mobilenet_v2.tflite $(MODELS_DIR)/fashion_cnn_int8.tflite 2>/dev/null > results/model-threads.txt
 
 SETUP_TARGETS += models
