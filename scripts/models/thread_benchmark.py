@@ -66,19 +66,14 @@ def swift_times(binary, path, threads, runs, warmup):
     return record["swift_samples_s"]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bin", required=True)
-    parser.add_argument("--generated", default=os.path.join(ROOT, "models", "generated"))
-    parser.add_argument("--out", default=os.path.join(ROOT, "results"))
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--runs", type=int, default=7)
-    args = parser.parse_args()
-
+def measure(args):
+    """Runs every configuration; returns the default thread count, the load averages and the records."""
+    default_threads = subprocess.run([SYSTEM_PYTHON, "-c", "import torch; print(torch.get_num_threads())"],
+                                     check=True, capture_output=True, text=True).stdout.strip()
     load_before = os.getloadavg()
     samples = {}  # (file, setting, threads) -> [seconds]
     for round_index in range(args.rounds):
-        for file in FILES:
+        for file in args.files.split(","):
             path = os.path.join(args.generated, file)
             slow_file = file.endswith(".pt")
             runs = max(3, args.runs // 2) if slow_file else args.runs
@@ -93,18 +88,46 @@ def main():
     load_after = os.getloadavg()
 
     columns = [name for name, _ in SETTINGS] + ["Benchbook"]
-    rows, records = [], []
-    for file in FILES:
+    records = []
+    for file in args.files.split(","):
         for name in columns:
             one, two = samples.get((file, name, 1)), samples.get((file, name, 2))
             if not one or not two:
                 continue
             m1, m2 = statistics.median(one) * 1e3, statistics.median(two) * 1e3
-            stage = "after (Swift `Model.run`)" if name == "Benchbook" else (
-                "before (Python, torch.set_num_threads)" if name == "libtorch default" else f"before, with {name}")
-            rows.append(f"| `{file}` | {stage} | {m1:.1f} | {m2:.1f} | **{m1 / m2:.2f}x** | {len(one)} |")
             records.append({"file": file, "setting": name, "median_ms_1_thread": m1, "median_ms_2_threads": m2,
                             "runs_per_thread_count": len(one), "samples_s": {"1": one, "2": two}})
+    return default_threads, load_before, load_after, records
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--generated", default=os.path.join(ROOT, "models", "generated"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "results"))
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--render-only", action="store_true",
+                        help="rewrite the report section from results/model-threads-before-after.json")
+    parser.add_argument("--files", default=",".join(FILES), help="comma-separated files in --generated")
+    args = parser.parse_args()
+
+    record_path = os.path.join(args.out, "model-threads-before-after.json")
+    if args.render_only:
+        # Re-render the report section from the last measurement, without measuring again.
+        with open(record_path) as f:
+            saved = json.load(f)
+        default_threads, load_before, load_after = saved.get("default_threads", "?"), saved["load_before"], saved["load_after"]
+        rounds, records = saved.get("rounds", args.rounds), saved["results"]
+    else:
+        default_threads, load_before, load_after, records = measure(args)
+        rounds = args.rounds
+    rows = []
+    for r in records:
+        m1, m2, name = r["median_ms_1_thread"], r["median_ms_2_threads"], r["setting"]
+        stage = "after (Swift `Model.run`)" if name == "Benchbook" else (
+            "before (Python, torch.set_num_threads)" if name == "libtorch default" else f"before, with {name}")
+        rows.append(f"| `{r['file']}` | {stage} | {m1:.1f} | {m2:.1f} | **{m1 / m2:.2f}x** | {r['runs_per_thread_count']} |")
     section = f"""{BEGIN}
 ## PyTorch Lite at 2 threads: before and after the library's thread rule
 
@@ -114,7 +137,7 @@ Swift library), `torch.set_num_threads(N)`, which sizes both the OpenMP pool (AT
 and the pthreadpool (XNNPACK/QNNPACK operators); also with libgomp's wait settings, which it
 reads at process start. **After**: Swift `Model.run` (`benchbook-models bench`), which runs a
 model whose operators use the pthreadpool with OpenMP at 1 thread and the pthreadpool at N.
-Each configuration in a fresh process, alternating in {args.rounds} rounds; MobileNetV2 has
+Each configuration in a fresh process, alternating in {rounds} rounds; MobileNetV2 has
 untrained weights (latency only); `efficientnet_lite0.pt` (TorchScript, ATen operators on
 OpenMP) is the control that the rule leaves alone.
 
@@ -123,7 +146,10 @@ OpenMP) is the control that the rule leaves alone.
 {chr(10).join(rows)}
 
 Load average {load_before[0]:.2f} before, {load_after[0]:.2f} after (2 cores, shared with other
-work: above 2, other processes competed for the cores). Reproduce:
+work: above 2, other processes competed for the cores, and a second thread that waits for its
+partner at the end of every operator waits for a core another process holds; then 2 threads
+lose to 1 whatever the thread rule). libtorch's default thread count on this machine, which
+`Model` keeps unless told otherwise: {default_threads} (`torch.get_num_threads()`). Reproduce:
 `.venv/bin/python scripts/models/thread_benchmark.py --bin .build/release/benchbook-models`.
 {END}
 """
@@ -135,8 +161,10 @@ work: above 2, other processes competed for the cores). Reproduce:
         text = text.rstrip("\n") + "\n\n" + section
     with open(report, "w") as f:
         f.write(text)
-    with open(os.path.join(args.out, "model-threads-before-after.json"), "w") as f:
-        json.dump({"load_before": load_before, "load_after": load_after, "results": records}, f, indent=1)
+    if not args.render_only:
+        with open(record_path, "w") as f:
+            json.dump({"default_threads": default_threads, "rounds": rounds, "load_before": load_before,
+                       "load_after": load_after, "results": records}, f, indent=1)
     print(section)
 
 
