@@ -119,9 +119,12 @@ def main():
             saved = json.load(f)
         default_threads, load_before, load_after = saved.get("default_threads", "?"), saved["load_before"], saved["load_after"]
         rounds, records = saved.get("rounds", args.rounds), saved["results"]
+        arguments = saved.get("arguments", "")
     else:
         default_threads, load_before, load_after, records = measure(args)
         rounds = args.rounds
+        arguments = " ".join(a for a in sys.argv[1:] if not a.startswith("/tmp"))
+    control = any(r["file"].endswith(".pt") for r in records)
     rows = []
     for r in records:
         m1, m2, name = r["median_ms_1_thread"], r["median_ms_2_threads"], r["setting"]
@@ -138,8 +141,7 @@ and the pthreadpool (XNNPACK/QNNPACK operators); also with libgomp's wait settin
 reads at process start. **After**: Swift `Model.run` (`benchbook-models bench`), which runs a
 model whose operators use the pthreadpool with OpenMP at 1 thread and the pthreadpool at N.
 Each configuration in a fresh process, alternating in {rounds} rounds; MobileNetV2 has
-untrained weights (latency only); `efficientnet_lite0.pt` (TorchScript, ATen operators on
-OpenMP) is the control that the rule leaves alone.
+untrained weights (latency only).{" `efficientnet_lite0.pt` (TorchScript, ATen operators on OpenMP) is the control that the rule leaves alone." if control else ""}
 
 | file | stage | 1 thread | 2 threads | 1 / 2 | runs each |
 |---|---|---|---|---|---|
@@ -150,7 +152,7 @@ work: above 2, other processes competed for the cores, and a second thread that 
 partner at the end of every operator waits for a core another process holds; then 2 threads
 lose to 1 whatever the thread rule). libtorch's default thread count on this machine, which
 `Model` keeps unless told otherwise: {default_threads} (`torch.get_num_threads()`). Reproduce:
-`.venv/bin/python scripts/models/thread_benchmark.py --bin .build/release/benchbook-models`.
+`.venv/bin/python scripts/models/thread_benchmark.py {arguments or "--bin .build/release/benchbook-models"}`.
 {END}
 """
     report = os.path.join(args.out, "model-benchmark.md")
@@ -163,7 +165,7 @@ lose to 1 whatever the thread rule). libtorch's default thread count on this mac
         f.write(text)
     if not args.render_only:
         with open(record_path, "w") as f:
-            json.dump({"default_threads": default_threads, "rounds": rounds, "load_before": load_before,
+            json.dump({"default_threads": default_threads, "rounds": rounds, "arguments": arguments, "load_before": load_before,
                        "load_after": load_after, "results": records}, f, indent=1)
     print(section)
 
