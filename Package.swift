@@ -90,9 +90,10 @@ let package = Package(
         .target(name: "CTorchShim", dependencies: ["CSystemSupport"],
                 cxxSettings: [.define("_GLIBCXX_USE_CXX11_ABI", to: "1"),
                               .unsafeFlags(["-std=c++17", "-I/usr/include/torch/csrc/api/include", "-w"])],
-                linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10")]),
+                linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10"),
+                                 .linkedLibrary("gomp"), .linkedLibrary("glog")]),
         .target(name: "CLiteRT", dependencies: ["CSystemSupport"], linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CTorchShim", "CLiteRT", "SystemSupport"]),
+        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "CTorchShim", "CLiteRT", "SystemSupport"]),
         .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage"]),
         .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts"]),
 
