@@ -2,12 +2,12 @@
 # (jupyter-kernel-test, jupyter_client, nbconvert, jupyter console) and the latency
 # benchmark, all against the installed kernelspec (the release build).
 
-.PHONY: test-kernel bench-kernel bench-completion
+.PHONY: test-kernel bench-kernel bench-completion bench-recovery
 
 test-kernel: kernelspec ## the kernel through real Jupyter clients
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
 	    Tests/python/test_cell_engine_notebook.py Tests/python/test_kernel_seam.py Tests/python/test_frontends.py \
-	    Tests/python/test_kernel_completion.py
+	    Tests/python/test_kernel_completion.py Tests/python/test_recovery.py
 
 # Start-up and per-cell latency through jupyter_client: results/kernel-latency.{json,md}.
 bench-kernel: kernelspec ## kernel start, first cell, per-cell latency (results/)
@@ -17,6 +17,12 @@ bench-kernel: kernelspec ## kernel start, first cell, per-cell latency (results/
 bench-completion: kernelspec ## completion latency (results/)
 	$(PYTHON) scripts/kernel/bench_completion.py --out results
 
+# What recovery costs (issue 13): loop checks on a 10^8 loop, snapshots on notebook 03:
+# results/recovery.{json,md}.
+bench-recovery: kernelspec ## cost of loop interrupt checks and host snapshots (results/)
+	$(PYTHON) scripts/bench/recovery_bench.py
+
 TEST_TARGETS += test-kernel
 RUN_TARGETS  += bench-kernel
 RUN_TARGETS  += bench-completion
+RUN_TARGETS  += bench-recovery

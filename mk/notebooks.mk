@@ -7,14 +7,15 @@
 # job's output and the course's test.
 #
 #   make notebook-data    the images the notebooks read (notebooks/data/; the photo-style
-#                         evaluation set there is generated, seeded, not committed)
+#                         evaluation set and the ImageNet photos in data/photos/ are made at
+#                         set-up, not committed)
 #   make run-notebooks    execute every notebook (numbered ones and benchmarks-and-charts)
 
 NOTEBOOK_RUNNER := $(PYTHON) scripts/notebooks/run_notebooks.py
 
 .PHONY: notebook-data run-notebooks
 
-notebook-data: venv ## the images the course notebooks read
+notebook-data: venv $(SOURCES_RECORD) ## the images the course notebooks read
 	$(PYTHON) scripts/notebooks/make_notebook_data.py
 
 run-notebooks: kernelspec models notebook-data ## execute every course notebook into results/executed/ (fails on any error output)

@@ -4,6 +4,10 @@
 
 Copies kernels/swift/ (kernel.json and logos) and points argv at the built kernel, so
 `jupyter kernelspec list` shows "swift" and any Jupyter client can start it.
+
+By default for the current user (JUPYTER_DATA_DIR, else ~/.local/share/jupyter); with
+`--prefix /usr/local` for every user of the machine (PREFIX/share/jupyter/kernels), as
+JupyterHub's single-user servers need it.
 """
 import argparse
 import json
@@ -20,6 +24,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kernel", required=True, help="path of the built benchbook-kernel")
     parser.add_argument("--name", default="swift", help="kernelspec name (default: swift)")
+    parser.add_argument("--prefix", help="install under PREFIX/share/jupyter/kernels for every user, not for this user")
     args = parser.parse_args()
     kernel = Path(args.kernel).resolve()
     if not kernel.exists():
@@ -30,7 +35,10 @@ def main() -> None:
         spec = json.loads((spec_dir / "kernel.json").read_text())
         spec["argv"] = [str(kernel), "-f", "{connection_file}"]
         (spec_dir / "kernel.json").write_text(json.dumps(spec, indent=2) + "\n")
-        destination = KernelSpecManager().install_kernel_spec(str(spec_dir), args.name, user=True)
+        if args.prefix:
+            destination = KernelSpecManager().install_kernel_spec(str(spec_dir), args.name, prefix=args.prefix)
+        else:
+            destination = KernelSpecManager().install_kernel_spec(str(spec_dir), args.name, user=True)
     print(f"installed kernelspec '{args.name}' in {destination} -> {kernel}")
 
 

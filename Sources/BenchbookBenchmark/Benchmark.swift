@@ -1,12 +1,14 @@
 /// Measures how long a piece of code takes, the way mobile benchmark tools do.
 ///
 /// ```swift
-/// let result = try Benchmark("softmax").run { _ = softmax(logits) }
+/// let logits = try Tensor(shape: [1, 1000], float32: (0..<1000).map { Float($0 % 7) })
+/// let result = try Benchmark("softmax", options: .quick).run { _ = try logits.softmax() }
 /// display(result)                        // median, p90, ... as a table
 ///
-/// // A model: load time, then runs, for 1, 2 and 4 threads.
-/// let table = try Benchmark("mobilenet_v2").sweep(threads: [1, 2, 4],
-///     setUp: { threads in try Model(contentsOf: path, options: ModelOptions(threads: threads)) },
+/// // A model: load time, then runs, for 1 and 2 threads.
+/// let input = try Tensor(shape: [1, 1, 28, 28], float32: [Float](repeating: 0.5, count: 784))
+/// let table = try Benchmark("fashion_cnn.ptl", options: .quick).sweep(threads: [1, 2],
+///     setUp: { threads in try Model(contentsOf: "models/fashion_cnn.ptl", options: ModelOptions(threads: threads)) },
 ///     measure: { model in _ = try model.run(input) })
 /// ```
 ///

@@ -17,6 +17,8 @@ final class Channels: @unchecked Sendable {
     /// The session id of this kernel, in every header it sends.
     let session = UUID().uuidString.lowercased()
     private let iopubLock = NSLock()
+    /// Answers a signed request that could not be decoded; set by the kernel.
+    var answerUndecodable: ((UndecodableMessage, ZeroMQSocket) -> Void)?
 
     /// Binds every socket to the ports of the connection file.
     /// - Throws: ``ZeroMQError`` or ``WireError`` (unsupported signature scheme).
@@ -28,6 +30,7 @@ final class Channels: @unchecked Sendable {
         iopub = try ZeroMQSocket(.publisher, context: context)
         heartbeat = try ZeroMQSocket(.reply, context: context)
         codec = WireCodec(signer: try MessageSigner(key: connection.key, scheme: connection.signatureScheme))
+        try Self.secure([shell, control, stdin, iopub, heartbeat], connection: connection)
         try shell.bind(connection.endpoint(port: connection.shellPort))
         try control.bind(connection.endpoint(port: connection.controlPort))
         try stdin.bind(connection.endpoint(port: connection.stdinPort))
@@ -75,6 +78,7 @@ final class Channels: @unchecked Sendable {
         }
         do { return try codec.decode(frames) } catch {
             Log.warning("\(channel): \(error)")
+            if case .undecodable(let message) = error { answerUndecodable?(message, socket) }
             return nil
         }
     }

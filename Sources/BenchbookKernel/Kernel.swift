@@ -2,6 +2,7 @@ import CellCompletion
 import CellEngine
 import Foundation
 import JupyterWire
+import SystemSupport
 
 /// The Benchbook kernel: serves the Jupyter messaging protocol over ZeroMQ and runs
 /// cells through the ``CellEngine``.
@@ -29,11 +30,12 @@ public final class Kernel: @unchecked Sendable {
     public init(connection: ConnectionInfo, engine: CellEngine) throws {
         channels = try Channels(connection: connection)
         self.engine = engine
+        channels.answerUndecodable = { [unowned self] in answerUndecodable($0, on: $1) }
     }
 
     /// Serves until a shutdown request; never returns.
     public func run() -> Never {
-        signal(SIGINT, SIG_IGN)
+        CurrentProcess.ignore(SIGINT)
         let heartbeat = Thread { [channels] in channels.heartbeat.echoForever() }
         heartbeat.name = "heartbeat"
         heartbeat.start()

@@ -54,9 +54,14 @@ public func _benchbookCellHostServe() -> Int32 {
     }
 }
 
+/// `BENCHBOOK_SNAPSHOTS=0` in the kernel's environment turns snapshots off (to measure
+/// what they cost; a crash then loses the variables of earlier cells).
+private let snapshotsEnabled = ProcessInfo.processInfo.environment["BENCHBOOK_SNAPSHOTS"] != "0"
+
 /// Leaves a frozen copy of the host behind (see `bb_take_snapshot`) for the kernel to
 /// promote if this host dies. In the copy, once promoted, returns to serve as the host.
 private func takeSnapshot(afterCell cell: Int) {
+    guard snapshotsEnabled else { return }
     if bb_take_snapshot(cell) == BB_SNAPSHOT_PROMOTED {
         // The interrupt that ended the old host (if any) was not meant for this one.
         bb_clear_interrupt()

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -86,6 +87,10 @@ static void wait_as_copy(int socket) {
             if (fds[index] > BB_SNAPSHOT_DESCRIPTOR) close(fds[index]);
         }
         close(socket);
+        // The kernel adopted this copy when its host died; end with the kernel, as the
+        // host did (its watcher thread did not survive the fork).
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() == 1) _exit(0);
         fcntl(3, F_SETFD, FD_CLOEXEC);
         fcntl(4, F_SETFD, FD_CLOEXEC);
         fcntl(5, F_SETFD, FD_CLOEXEC);

@@ -1,5 +1,6 @@
 // Resolves the LiteRT C API from libLiteRt.so at run time and forwards calls to it.
 
+#define _GNU_SOURCE
 #include "CLiteRT.h"
 #include "CSystemSupport.h"
 
@@ -7,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <pthread.h>
@@ -22,6 +24,7 @@ static struct {
   LiteRtStatus (*create_model_from_file)(LiteRtEnvironment, const char *, LiteRtModel *);
   void (*destroy_model)(LiteRtModel);
   LiteRtStatus (*get_num_model_signatures)(LiteRtModel, LiteRtParamIndex *);
+  LiteRtStatus (*get_model_metadata)(LiteRtModel, const char *, const void **, size_t *);
   LiteRtStatus (*get_model_signature)(LiteRtModel, LiteRtParamIndex, LiteRtSignature *);
   LiteRtStatus (*get_signature_key)(LiteRtSignature, const char **);
   LiteRtStatus (*get_num_signature_inputs)(LiteRtSignature, LiteRtParamIndex *);
@@ -81,6 +84,7 @@ static int open_locked(const char *path, char *message, size_t message_size) {
   RESOLVE(create_model_from_file, "LiteRtCreateModelFromFile");
   RESOLVE(destroy_model, "LiteRtDestroyModel");
   RESOLVE(get_num_model_signatures, "LiteRtGetNumModelSignatures");
+  RESOLVE(get_model_metadata, "LiteRtGetModelMetadata");
   RESOLVE(get_model_signature, "LiteRtGetModelSignature");
   RESOLVE(get_signature_key, "LiteRtGetSignatureKey");
   RESOLVE(get_num_signature_inputs, "LiteRtGetNumSignatureInputs");
@@ -142,6 +146,10 @@ LiteRtStatus bbl_create_model_from_file(LiteRtEnvironment environment, const cha
 void bbl_destroy_model(LiteRtModel model) { api.destroy_model(model); }
 LiteRtStatus bbl_get_num_model_signatures(LiteRtModel model, LiteRtParamIndex *count) {
   return api.get_num_model_signatures(model, count);
+}
+LiteRtStatus bbl_get_model_metadata(LiteRtModel model, const char *key, const void **data,
+                                    size_t *size) {
+  return api.get_model_metadata(model, key, data, size);
 }
 LiteRtStatus bbl_get_model_signature(LiteRtModel model, LiteRtParamIndex index,
                                      LiteRtSignature *signature) {
@@ -233,6 +241,36 @@ LiteRtStatus bbl_lock_tensor_buffer(LiteRtTensorBuffer buffer, void **address,
 }
 LiteRtStatus bbl_unlock_tensor_buffer(LiteRtTensorBuffer buffer) {
   return api.unlock_tensor_buffer(buffer);
+}
+
+int bbl_capture_stderr_begin(void) {
+  fflush(stderr);
+  int memory = memfd_create("benchbook-runtime-log", MFD_CLOEXEC);
+  if (memory < 0) return -1;
+  int saved = dup(2);
+  if (saved < 0 || dup2(memory, 2) < 0) {
+    if (saved >= 0) close(saved);
+    close(memory);
+    return -1;
+  }
+  close(memory);  // fd 2 keeps the memory file open
+  return saved;
+}
+
+char *bbl_capture_stderr_end(int saved) {
+  fflush(stderr);
+  int memory = dup(2);
+  dup2(saved, 2);
+  close(saved);
+  if (memory < 0) return NULL;
+  off_t size = lseek(memory, 0, SEEK_END);
+  char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+  if (text) {
+    ssize_t got = pread(memory, text, (size_t)size, 0);
+    text[got > 0 ? got : 0] = 0;
+  }
+  close(memory);
+  return text;
 }
 
 // Runs in the forked child: every step of Model's load and first run, on zeros. Returns 0,

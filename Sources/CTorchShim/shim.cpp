@@ -12,13 +12,20 @@
 #include <torch/csrc/jit/serialization/import.h>
 #include <torch/script.h>
 
+#include <glog/logging.h>
+
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <mutex>
+#include <set>
 #include <cstring>
 #include <exception>
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -26,6 +33,8 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern "C" void omp_set_num_threads(int count);  // libgomp, which libtorch runs ATen ops on
 
 struct bbt_module {
   bbt_format format;
@@ -35,6 +44,12 @@ struct bbt_module {
   std::vector<std::string> input_names;
   std::vector<std::string> input_types;
   std::string metadata;
+  // Operators that run on libtorch's pthreadpool rather than OpenMP: XNNPACK's prepacked
+  // convolutions and linears (inserted by optimize_for_mobile), and quantised operators
+  // while the quantised engine is QNNPACK.
+  bool prepacked_ops = false;
+  bool quantized_ops = false;
+  std::string operators;  // sorted, comma separated
 };
 
 struct bbt_outputs {
@@ -138,6 +153,82 @@ void read_schema(bbt_module *module, const c10::FunctionSchema &schema) {
   module->schema_known = true;
 }
 
+// MARK: Threads
+//
+// libtorch 1.13 has two intra-op thread pools: OpenMP (libgomp) for ATen operators, and a
+// pthreadpool for XNNPACK and QNNPACK operators; at::set_num_threads sizes both. After each
+// parallel region libgomp's workers spin for a while before they sleep, and so do the
+// pthreadpool's. With two pools of N threads on N cores, a model that alternates between
+// them (an optimize_for_mobile model: XNNPACK convolutions with ATen adds and pooling in
+// between) has the idle pool's spinning workers take the cores the busy pool needs: measured
+// 20x slower at 2 threads than at 1 on a 2-core machine. So a forward call runs OpenMP with
+// 1 thread when the module's heavy operators are on the pthreadpool, and with the requested
+// count otherwise. The OpenMP count is a per-thread setting in libgomp, so it is set on the
+// calling thread before every call (cheap), which also covers calls from other threads.
+
+std::atomic<int> requested_threads{0};
+
+int threads_requested() {
+  int count = requested_threads.load();
+  return count > 0 ? count : at::get_num_threads();
+}
+
+bool uses_pthreadpool(const bbt_module *module) {
+  return module->prepacked_ops ||
+         (module->quantized_ops && at::globalContext().qEngine() == c10::QEngine::QNNPACK);
+}
+
+void apply_threads(const bbt_module *module) {
+  at::internal::lazy_init_num_threads();  // libtorch's own per-thread set-up runs first
+  omp_set_num_threads(uses_pthreadpool(module) ? 1 : threads_requested());
+}
+
+void classify_ops(bbt_module *module, const std::set<std::string> &names) {
+  for (const auto &name : names) {
+    if (name.rfind("prim::", 0) == 0) continue;  // the interpreter's own instructions
+    if (!module->operators.empty()) module->operators += ",";
+    module->operators += name;
+    if (name.rfind("prepacked::", 0) == 0) module->prepacked_ops = true;
+    if (name.rfind("quantized::", 0) == 0) module->quantized_ops = true;
+  }
+}
+
+void collect_ops(const torch::jit::Block *block, std::set<std::string> &names) {
+  for (const torch::jit::Node *node : block->nodes()) {
+    names.insert(node->kind().toQualString());
+    for (const torch::jit::Block *inner : node->blocks()) collect_ops(inner, names);
+  }
+}
+
+// MARK: Log lines
+//
+// When quiet (the default), libtorch's warnings (TORCH_WARN) are kept in a buffer instead of
+// being printed, and its glog lines below FATAL are dropped; loud, both go to stderr as usual.
+
+std::mutex log_lock;
+std::string kept_warnings;
+std::atomic<bool> quiet{true};
+
+struct KeepingHandler : c10::WarningHandler {
+  void process(const c10::SourceLocation &location, const std::string &message, const bool verbatim) override {
+    if (!quiet.load()) {
+      c10::WarningHandler::process(location, message, verbatim);
+      return;
+    }
+    std::lock_guard<std::mutex> guard(log_lock);
+    if (kept_warnings.size() < (1 << 20)) {
+      kept_warnings += std::string("libtorch warning (") + location.file + ":" + std::to_string(location.line) +
+                       "): " + message + "\n";
+    }
+  }
+};
+
+KeepingHandler keeping_handler;
+
+// Every entry point that runs libtorch code calls this on its thread (the warning handler
+// is per thread in c10).
+void enter() { c10::Warning::set_warning_handler(&keeping_handler); }
+
 // The course models carry their input/output names and shapes as this extra file.
 const char *const kMetadataFile = "benchbook.json";
 
@@ -152,15 +243,41 @@ bbt_module *load(const char *path, bbt_format format) {
     } catch (...) {
       // Older bytecode has no schema: names stay unknown.
     }
+    classify_ops(module.get(), torch::jit::mobile::_export_operator_list(*module->lite));
   } else {
     module->script = torch::jit::load(path, c10::Device(c10::kCPU), extra);
     module->script->eval();
     auto method = module->script->find_method("forward");
     if (!method) throw std::runtime_error("the module has no forward method");
     read_schema(module.get(), method->function().getSchema());
+    std::set<std::string> names;
+    for (const auto &submodule : module->script->modules()) {
+      for (const auto &each : submodule.get_methods()) collect_ops(each.graph()->block(), names);
+    }
+    classify_ops(module.get(), names);
   }
   module->metadata = extra[kMetadataFile];
   return module.release();
+}
+
+// The check child's work: load the file; empty when it loaded, else what went wrong.
+std::string check_load(const char *path, bbt_format format) {
+  enter();
+  // libgomp is not fork-safe: the parent's OpenMP workers do not exist in the child, and a
+  // parallel region (large tensor copies while loading open one) would wait for them
+  // forever. The OpenMP state is per thread, so the load runs on a thread the child makes
+  // (no inherited thread pool) with OpenMP at 1 thread (no workers to start).
+  omp_set_num_threads(1);
+  try {
+    delete load(path, format);
+    return "";
+  } catch (const std::bad_alloc &) {
+    return "loading it needed more memory than the check allows (a damaged size field)";
+  } catch (const std::exception &failure) {
+    return readable(failure);
+  } catch (...) {
+    return "libtorch threw an exception that is not a std::exception";
+  }
 }
 
 }  // namespace
@@ -170,6 +287,7 @@ extern "C" {
 void bbt_free_string(char *text) { std::free(text); }
 
 bbt_module *bbt_load(const char *path, bbt_format format, char **error) {
+  enter();
   return guarded(error, static_cast<bbt_module *>(nullptr), [&] { return load(path, format); });
 }
 
@@ -178,15 +296,12 @@ int bbt_check_start(const char *path, bbt_format format, unsigned long long extr
   if (child != 0) return child;
   std::string message;
   try {
-    delete load(path, format);
-    _exit(0);
-  } catch (const std::bad_alloc &) {
-    message = "loading it needed more memory than the check allows (a damaged size field)";
-  } catch (const std::exception &failure) {
-    message = readable(failure);
-  } catch (...) {
-    message = "libtorch threw an exception that is not a std::exception";
+    std::thread worker([&] { message = check_load(path, format); });
+    worker.join();
+  } catch (const std::system_error &) {
+    message = check_load(path, format);  // no thread could start: try on this one
   }
+  if (message.empty()) _exit(0);
   bb_write_message(*message_fd, message.substr(0, 4000).c_str());
   _exit(1);
 }
@@ -216,7 +331,9 @@ const char *bbt_input_type(const bbt_module *module, int index) {
 
 bbt_outputs *bbt_forward(bbt_module *module, const bbt_tensor_view *inputs, int count,
                          char **error) {
+  enter();
   return guarded(error, static_cast<bbt_outputs *>(nullptr), [&] {
+    apply_threads(module);
     c10::IValue result = run(module, make_inputs(inputs, count));
     auto outputs = std::make_unique<bbt_outputs>();
     collect(result, outputs->tensors);
@@ -226,7 +343,9 @@ bbt_outputs *bbt_forward(bbt_module *module, const bbt_tensor_view *inputs, int 
 
 int bbt_time_forward(bbt_module *module, const bbt_tensor_view *inputs, int count,
                      int iterations, int64_t *nanoseconds, char **error) {
+  enter();
   return guarded(error, 1, [&] {
+    apply_threads(module);
     std::vector<c10::IValue> values = make_inputs(inputs, count);
     for (int i = 0; i < iterations; ++i) {
       auto start = std::chrono::steady_clock::now();
@@ -268,12 +387,29 @@ const void *bbt_output_data(const bbt_outputs *outputs, int index) {
 
 int bbt_set_threads(int count, char **error) {
   return guarded(error, 1, [&] {
-    at::set_num_threads(count);
+    at::set_num_threads(count);  // both pools (and this thread's OpenMP count)
+    requested_threads.store(count);
     return 0;
   });
 }
 
-int bbt_threads(void) { return at::get_num_threads(); }
+int bbt_threads(void) { return threads_requested(); }
+
+const char *bbt_operators(const bbt_module *module) { return module->operators.c_str(); }
+
+int bbt_uses_pthreadpool(const bbt_module *module) { return uses_pthreadpool(module) ? 1 : 0; }
+
+void bbt_set_quiet(int enabled) {
+  quiet.store(enabled != 0);
+  FLAGS_minloglevel = enabled ? google::GLOG_FATAL : google::GLOG_INFO;
+}
+
+char *bbt_take_warnings(void) {
+  std::lock_guard<std::mutex> guard(log_lock);
+  char *text = copy_string(kept_warnings);
+  kept_warnings.clear();
+  return text;
+}
 
 int bbt_set_quantized_engine(const char *name, char **error) {
   return guarded(error, 1, [&] {

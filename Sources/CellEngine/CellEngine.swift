@@ -193,8 +193,25 @@ public final class CellEngine: @unchecked Sendable {
                          loadingTypeModules: Bool, cancellation: CellCancellation) -> Result<URL, CompileFailure> {
         let dependencies = symbols.dependencies(of: analysis, loadingTypeModules: loadingTypeModules)
         let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: magic)
+        // What the ready host has loaded globally resolves the cell's symbols at dlopen; the
+        // link names only the rest (nothing, when no host is ready yet: link everything).
+        let loaded = supervisor.readyHostProcess.map(LoadedLibraries.names(of:)) ?? []
         return compiler.compile(source: source, module: generator.module, cellLabel: generator.cellLabel,
-                                linking: dependencies.modules, insertions: analysis.insertions, cancellation: cancellation)
+                                linking: dependencies.modules, alreadyLoaded: loaded,
+                                emitsModule: Self.laterCellsCanImport(analysis, magic: magic),
+                                insertions: analysis.insertions, cancellation: cancellation)
+    }
+
+    /// True when the cell declares or binds something a later cell can import (its module
+    /// file is written only then).
+    static func laterCellsCanImport(_ analysis: CellAnalysis, magic: CellMagic?) -> Bool {
+        analysis.items.contains { item in
+            switch item {
+            case .declaration, .moduleWideDeclaration: true
+            case .plainBinding, .evaluatedBinding: magic == nil
+            case .statement, .result, .import: false
+            }
+        }
     }
 
     /// Records what a run left behind and says how it went.
@@ -205,7 +222,8 @@ public final class CellEngine: @unchecked Sendable {
             remember(cell, id: id, bound: bound)
             return thrown.map { CellErrorReport.thrown(name: $0.typeName, value: $0.description) }
         case .couldNotRun(let message):
-            return CellError(name: "LoadError", value: message)
+            return CellErrorReport.loadFailed(message, label: label,
+                                              demangler: configuration.toolsDirectory.appendingPathComponent("swift-demangle"))
         case .crashed(let message, let location, let status):
             remember(cell, id: id, bound: 0)
             closeComms(openedAfter: 0, output: output)

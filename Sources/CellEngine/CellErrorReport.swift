@@ -1,4 +1,6 @@
+import Foundation
 import CellSource
+import HostProtocol
 import SystemSupport
 #if canImport(Glibc)
 import Glibc
@@ -81,6 +83,25 @@ enum CellErrorReport {
     /// under cell code), or what the exit status says.
     private static func crashValue(message: String?, location: String?, status: ExitStatus, label: String) -> String {
         "\(location ?? label): \(message ?? explanation(of: status))"
+    }
+
+    /// A cell library the host could not open. Cells are linked only against what the host
+    /// has not loaded, so a symbol that exists nowhere shows up here: name it as the user
+    /// wrote it.
+    static func loadFailed(_ message: String, label: String, demangler: URL) -> CellError {
+        guard let match = message.firstMatch(of: /undefined symbol: (\S+)/) else {
+            return CellError(name: "LoadError", value: message)
+        }
+        let symbol = String(match.1)
+        var name = symbol
+        if symbol.hasPrefix("$s"),
+           let completion = try? ChildProcess.run(.init(executable: demangler.path, arguments: ["--simplified", symbol])),
+           completion.status == .exited(code: 0) {
+            let text = completion.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Unknown manglings come back as "<symbol> ---> <symbol>".
+            if !text.contains("--->"), !text.isEmpty { name = NameScrubber.userFacing(text) }
+        }
+        return CellError(name: "LoadError", value: "\(label) uses \(name), which no library loaded in the cell host defines, so it could not run (nothing changed). Check the name; a C function must come from a library the notebook loads.")
     }
 
     /// What an exit status means for someone who wrote the cell.

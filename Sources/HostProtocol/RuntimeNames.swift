@@ -29,6 +29,8 @@ public enum RuntimeNames {
     /// The timing magics' calls into the library's `Benchmark`.
     public static let timeCall = "Benchmark.time"
     public static let timeitCall = "Benchmark.timeit"
+    /// `BenchmarkResult.perLoopSummary`: the line `%timeit` prints, in IPython's shape.
+    public static let perLoopSummary = "perLoopSummary"
     public static let benchmarkType = "Benchmark"
     public static let recordCall = "runAndRecord"
 

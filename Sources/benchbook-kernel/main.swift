@@ -9,6 +9,7 @@ import BenchbookKernel
 import CellEngine
 import Foundation
 import JupyterWire
+import SystemSupport
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("benchbook-kernel: \(message)\n".utf8))
@@ -20,18 +21,26 @@ guard let flag = arguments.firstIndex(where: { $0 == "-f" || $0 == "--connection
     fail("usage: benchbook-kernel -f <connection_file>")
 }
 let connection: ConnectionInfo
-do { connection = try ConnectionInfo(contentsOf: arguments[flag + 1]) } catch {
-    fail("cannot read the connection file \(arguments[flag + 1]): \(error)")
-}
+do { connection = try ConnectionInfo(contentsOf: arguments[flag + 1]) } catch { fail("\(error)") }
 let executable = URL(fileURLWithPath: CommandLine.arguments[0].hasPrefix("/")
     ? CommandLine.arguments[0]
     : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0])
 let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map(URL.init(fileURLWithPath:)) ?? executable
 // Writing to a helper process that has exited must fail with EPIPE, not end the kernel.
-signal(SIGPIPE, SIG_IGN)
-let engine = CellEngine(configuration: .beside(executable: selfPath))
+CurrentProcess.ignore(SIGPIPE)
+// Cells go to a private (0700) directory, removed at exit; those of dead kernels are swept.
+let workDirectory: WorkDirectory
+do { workDirectory = try WorkDirectory() } catch { fail("\(error)") }
+workDirectory.removeAtExit()
+DispatchQueue.global(qos: .utility).async { WorkDirectory.sweepStale() }
+var configuration = EngineConfiguration.beside(executable: selfPath)
+configuration.workDirectory = workDirectory.url
+let engine = CellEngine(configuration: configuration)
+// SIGTERM, or the process that started the kernel gone (JPY_PARENT_PID): stop everything.
+Termination.install(engine: engine, workDirectory: workDirectory)
 do {
     let kernel = try Kernel(connection: connection, engine: engine)
+    ParentWatch()?.start { Termination.end(status: 1, reason: "the process that started the kernel is gone") }
     kernel.run()
 } catch {
     fail("cannot start: \(error)")

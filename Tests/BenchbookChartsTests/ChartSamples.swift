@@ -105,6 +105,21 @@ enum ChartSamples {
                 .init(header: "Phone A, CPU", source: "Course slides, lecture 9 (example figures)", values: ["18 ms", "7 ms", "4 ms"]),
                 .init(header: "Phone A, NNAPI", source: "Vendor benchmark page (example figures)", values: [nil, "3.2 ms", "1.9 ms"]),
             ], width: 600)
+        let latencies: [Double] = [0.62, 1.9, 20.4, 118.5, 402.0]
+        let latencyLabels = ["fashion_cnn.tflite · 1 thread", "efficientnet_lite0_int8.tflite · 1 thread",
+                             "efficientnet_lite0.ptl · 1 thread", "efficientnet_lite0.pt · 1 thread",
+                             "mobilenet_v2.ptl · 2 threads (before the fix)"]
+        let barLog = BarChart(values: latencies, labels: latencyLabels, title: "Median latency (ms)",
+                              valueLabel: "milliseconds", format: .number(decimals: 1, unit: "ms"), width: 560)
+        let accuracies: [Double] = [0.916, 0.912, 0.441, 0.1]
+        let barPercent = BarChart(values: accuracies, labels: ["unit v/255 (trained)", "ImageNet 1-channel", "symmetric", "raw 0-255"],
+                                  title: "Accuracy by input convention", valueLabel: "share of test images correct",
+                                  format: .percent, highlighted: [0], width: 560)
+        let spread: [Double] = (0..<2000).map { index in
+            let base = Double((index * 7919) % 1000) / 1000
+            return base * Double(index % 3 + 1) / 3
+        }
+        let histogram = Histogram(values: spread, bins: 20, range: 0...1, title: "Input values", valueLabel: "value")
         return [
             ("probability-bars", ProbabilityChart(probabilities: probabilities, labels: fashionLabels, title: "Prediction: Coat")),
             ("top-k", TopKChart(probabilities: probabilities, labels: fashionLabels, k: 5)),
@@ -114,6 +129,9 @@ enum ChartSamples {
             ("latency-bars", LatencyChart(latencyResults(), title: "mobilenet_v2 latency by threads")),
             ("latency-boxes", boxes),
             ("comparison-table", table),
+            ("bar-chart-log", barLog),
+            ("bar-chart-percent", barPercent),
+            ("histogram", histogram),
         ]
     }
 }

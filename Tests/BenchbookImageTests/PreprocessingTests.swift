@@ -45,7 +45,7 @@ final class PreprocessingTests: XCTestCase {
     }
 
     func testTFLiteRecipeAndDescription() throws {
-        let tensor = try Preprocessing.tfliteMobileNet.tensor(from: photo)
+        let tensor = try Preprocessing.tfliteApp.tensor(from: photo)
         XCTAssertEqual(tensor.shape, [1, 224, 224, 3])
         XCTAssertEqual(tensor.floats.max(), 255)
         let text = Preprocessing.mobileNetV2.description

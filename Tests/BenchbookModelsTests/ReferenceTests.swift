@@ -6,13 +6,16 @@ import XCTest
 /// Swift's outputs against the same models run in Python (torch, ai_edge_litert), from the
 /// reference files scripts/models/reference_torch.py and reference_tflite.py write.
 final class ReferenceTests: XCTestCase {
-    /// The committed references, and the set-up ones for MobileNetV2 when present.
+    /// The committed references, and the set-up ones for MobileNetV2 when present: files named
+    /// after their model (`<model>.<pt|ptl|tflite>.json`); the photo references beside them
+    /// (`imagenet_photos*.json`) belong to ImageNetPhotoTests.
     static var referenceFiles: [String] {
         var directories = [TestSupport.root + "/Tests/Fixtures/models", TestSupport.generatedDirectory + "/reference"]
         if let extra = ProcessInfo.processInfo.environment["BENCHBOOK_MODELS_REFERENCE"] { directories = [extra] }
         return directories.flatMap { directory in
             ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-                .filter { $0.hasSuffix(".json") }.sorted().map { directory + "/" + $0 }
+                .filter { $0.hasSuffix(".json") && ModelFormat(fileExtension: (($0 as NSString).deletingPathExtension as NSString).pathExtension) != nil }
+                .sorted().map { directory + "/" + $0 }
         }
     }
 

@@ -39,3 +39,26 @@ def results(outputs):
 
 def errors(outputs):
     return [m["content"] for m in outputs if m["msg_type"] == "error"]
+
+
+RUNNING_MARKER = "benchbook-test: running"
+
+
+def execute_and_interrupt_once_running(kc, code, after=0.3, timeout=120):
+    """Executes `print(<marker>)` and then `code` (so the cell's lines are one lower), waits
+    until the marker is printed (the cell runs: compiling is over, however loaded the
+    machine is), sends interrupt_request on control `after` seconds later, and returns
+    (reply content, outputs after the interrupt)."""
+    msg_id = kc.execute(f'print("{RUNNING_MARKER}")\n' + code)
+    deadline = time.time() + timeout
+    while True:
+        msg = kc.get_iopub_msg(timeout=max(0.1, deadline - time.time()))
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "stream" and RUNNING_MARKER in msg["content"]["text"]:
+            break
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            raise AssertionError(f"the cell ended before it printed its marker: {code!r}")
+    time.sleep(after)
+    kc.control_channel.send(kc.session.msg("interrupt_request", {}))
+    return collect(kc, msg_id, timeout)

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from kernel_helpers import collect, results, run_cell, text_of
+from kernel_helpers import collect, execute_and_interrupt_once_running, results, run_cell, text_of
 
 
 def kernel_pid(km):
@@ -113,11 +113,9 @@ def test_an_interrupt_never_reaches_the_next_cell_20_times(kernel):
     km, kc = kernel
     run_cell(kc, "enum Shade { case red, green }")
 
-    def interrupted(code, seconds=2.0):
-        msg_id = kc.execute(code)
-        time.sleep(seconds)
-        kc.control_channel.send(kc.session.msg("interrupt_request", {}))
-        return collect(kc, msg_id)[0]
+    def interrupted(code):
+        # Interrupted once it runs (its compile is over), however loaded the machine is.
+        return execute_and_interrupt_once_running(kc, code)[0]
 
     for round in range(20):
         reply = interrupted('var n = 0\nwhile true { n += 1; try Interrupt.check("spin") }')

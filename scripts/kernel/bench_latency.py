@@ -2,22 +2,29 @@
 
     .venv/bin/python scripts/kernel/bench_latency.py --out results
 
-Measures, against the installed "swift" kernelspec:
-- start-up: KernelManager.start_kernel() until the kernel_info_reply arrives (10 kernels);
-- first cell: execute_request to idle for the first cell of a fresh kernel (starts the cell
-  host and loads the notebook library);
-- trivial cell: `let a = 1`, execute_request to idle, 20 times;
-- growth: a 100-cell notebook (bindings, functions, types, uses of earlier cells), each
-  cell's time, comparing the 5th cell with the 100th and the medians of cells 1-10 and 91-100.
-Times include compiling the cell with swiftc; the machine's load average is recorded
-because other work on the 2 cores inflates every figure.
+Measures the installed "swift" kernelspec beside ipykernel ("python3", the same
+jupyter_client, the same machine, the same run, interleaved):
+- start-up: KernelManager.start_kernel() until the kernel_info_reply arrives, 10 kernels
+  of each, alternating;
+- first cell: execute_request to idle for the first cell of a fresh kernel (the cell host
+  starts while the kernel starts), median of 3;
+- trivial cell: 3 runs of 100 cells `let aN = N` (ipykernel: `aN = N`), p50 and p90 of each
+  run, their medians; cell 100 against cell 5 (and the medians of cells 96-100 and 3-7);
+- a cell using the library (`try Tensor(shape: [2], float32: [1, 2]).softmax()`) and a cell
+  defining a struct, 30 each, p50/p90, with the per-step trace the kernel writes under
+  BENCHBOOK_TRACE=1 (parse, swift-frontend, ld.lld, load and run: medians);
+- growth: a 100-cell notebook (bindings, functions, types, uses of earlier cells).
+Times include compiling the cell; the load average is recorded (other work on the 2 cores
+inflates every figure; ratios against ipykernel within the run are the fairer measure).
 """
 import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -25,6 +32,13 @@ from jupyter_client.manager import KernelManager
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "python"))
 from kernel_helpers import run_cell  # noqa: E402
+
+median = statistics.median
+
+
+def p90(values):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
 
 
 def timed(kc, code):
@@ -36,10 +50,13 @@ def timed(kc, code):
     return elapsed
 
 
-def start_kernel():
-    km = KernelManager(kernel_name="swift")
+def start_kernel(name="swift", trace_file=None):
+    km = KernelManager(kernel_name=name)
+    options = {}
+    if trace_file is not None:
+        options = {"env": dict(os.environ, BENCHBOOK_TRACE="1"), "stderr": trace_file}
     start = time.perf_counter()
-    km.start_kernel()
+    km.start_kernel(**options)
     kc = km.client()
     kc.start_channels()
     kc.kernel_info()
@@ -48,6 +65,11 @@ def start_kernel():
         if reply["header"]["msg_type"] == "kernel_info_reply":
             break
     return km, kc, time.perf_counter() - start
+
+
+def stop(km, kc):
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
 
 
 def growth_cell(i):
@@ -65,29 +87,67 @@ def growth_cell(i):
     return f'print("cell {i}:", total{i - 1})'
 
 
+def hundred_cells(name):
+    """One run of 100 trivial cells after a warm-up cell; the 100 times."""
+    km, kc, _ = start_kernel(name)
+    template = "let a{} = {}" if name == "swift" else "a{} = {}"
+    timed(kc, template.format("warm", 0))
+    times = [timed(kc, template.format(i, i)) for i in range(1, 101)]
+    stop(km, kc)
+    return times
+
+
+def traced_cells(make_cell, count=30):
+    """`count` cells through a kernel with BENCHBOOK_TRACE=1: their times and each step's median."""
+    with tempfile.TemporaryFile(mode="w+") as trace:
+        km, kc, _ = start_kernel("swift", trace_file=trace)
+        timed(kc, make_cell(0))
+        trace.flush()
+        skip = trace.tell()
+        times = [timed(kc, make_cell(i)) for i in range(1, count + 1)]
+        stop(km, kc)
+        trace.seek(skip)
+        steps = {}
+        for match in re.finditer(r"\[benchbook trace\] (.+?): ([0-9.]+) ms", trace.read()):
+            steps.setdefault(match.group(1), []).append(float(match.group(2)))
+    return times, {step: round(median(values), 1) for step, values in steps.items()}
+
+
+def summary(times):
+    return {"p50_ms": round(median(times) * 1000, 1), "p90_ms": round(p90(times) * 1000, 1)}
+
+
 def main():
     parser = argparse.ArgumentParser(description="Benchbook kernel latency")
     parser.add_argument("--out", default="results")
     args = parser.parse_args()
+    load_at_start = os.getloadavg()
 
-    startups, first_cells = [], []
+    startups = {"swift": [], "python3": []}
+    first_cells = []
     for run in range(10):
-        km, kc, startup = start_kernel()
-        startups.append(startup)
-        if run < 3:
-            first_cells.append(timed(kc, "let a = 1"))
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
-        print(f"start-up {run + 1}/10: {startup:.3f} s", flush=True)
+        for name in ("swift", "python3"):
+            km, kc, startup = start_kernel(name)
+            startups[name].append(startup)
+            if name == "swift" and run < 3:
+                first_cells.append(timed(kc, "let a = 1"))
+            stop(km, kc)
+        print(f"start-up {run + 1}/10: swift {startups['swift'][-1]:.3f} s, "
+              f"ipykernel {startups['python3'][-1]:.3f} s", flush=True)
 
-    km, kc, _ = start_kernel()
-    timed(kc, "let warm = 0")
-    trivial = []
-    for i in range(20):
-        trivial.append(timed(kc, "let a = 1"))
-        print(f"trivial cell {i + 1}/20: {trivial[-1]:.3f} s", flush=True)
-    kc.stop_channels()
-    km.shutdown_kernel(now=True)
+    trivial, baseline = [], []
+    for run in range(3):
+        trivial.append(hundred_cells("swift"))
+        baseline.append(hundred_cells("python3"))
+        print(f"100 trivial cells, run {run + 1}/3: swift p90 {p90(trivial[-1]) * 1000:.1f} ms, "
+              f"ipykernel p90 {p90(baseline[-1]) * 1000:.1f} ms", flush=True)
+
+    library_times, library_steps = traced_cells(
+        lambda i: f"let soft{i} = try Tensor(shape: [2], float32: [1, 2]).softmax()")
+    print(f"library cell: {summary(library_times)}, steps {library_steps}", flush=True)
+    struct_times, struct_steps = traced_cells(lambda i: f"struct Shape{i} {{ var side: Double }}")
+    print(f"struct cell: {summary(struct_times)}, steps {struct_steps}", flush=True)
+    trivial_steps = traced_cells(lambda i: f"let t{i} = {i}")[1]
 
     km, kc, _ = start_kernel()
     growth = []
@@ -95,19 +155,34 @@ def main():
         growth.append(timed(kc, growth_cell(i)))
         if i % 10 == 0:
             print(f"growth notebook: cell {i}/100, last {growth[-1]:.3f} s", flush=True)
-    kc.stop_channels()
-    km.shutdown_kernel(now=True)
+    stop(km, kc)
 
-    median = statistics.median
+    runs = [summary(times) for times in trivial]
+    base_runs = [summary(times) for times in baseline]
+    cell5 = median([times[4] for times in trivial])
+    cell100 = median([times[99] for times in trivial])
+    early = median([median(times[2:7]) for times in trivial])
+    late = median([median(times[95:100]) for times in trivial])
     record = {
-        "what": "Benchbook kernel latency through jupyter_client (execute_request to idle)",
+        "what": "Benchbook kernel latency through jupyter_client (execute_request to idle), ipykernel beside it",
         "command": "make bench-kernel  (scripts/kernel/bench_latency.py)",
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": {"cpu_count": os.cpu_count(), "platform": platform.platform(),
-                    "load_average_at_end": os.getloadavg()},
-        "startup_to_kernel_info_s": {"median": median(startups), "runs": startups},
+                    "load_average_at_start": load_at_start, "load_average_at_end": os.getloadavg()},
+        "startup_to_kernel_info_s": {
+            "swift_median": median(startups["swift"]), "ipykernel_median": median(startups["python3"]),
+            "ratio": median(startups["swift"]) / median(startups["python3"]), "runs": startups},
         "first_cell_s": {"median": median(first_cells), "runs": first_cells},
-        "trivial_cell_s": {"median": median(trivial), "runs": trivial},
+        "trivial_cell_ms": {
+            "runs": runs, "p50_median": median([r["p50_ms"] for r in runs]),
+            "p90_median": median([r["p90_ms"] for r in runs]),
+            "cell_5_s": cell5, "cell_100_s": cell100, "ratio_100_to_5": cell100 / cell5,
+            "median_cells_3_7_s": early, "median_cells_96_100_s": late, "ratio_late_to_early": late / early,
+            "steps_ms": trivial_steps,
+            "ipykernel_runs": base_runs, "ipykernel_p90_median": median([r["p90_ms"] for r in base_runs]),
+            "times_s": trivial},
+        "library_cell_ms": {**summary(library_times), "steps_ms": library_steps},
+        "struct_cell_ms": {**summary(struct_times), "steps_ms": struct_steps},
         "growth_notebook_s": {
             "cell_5": growth[4], "cell_100": growth[99], "ratio_100_to_5": growth[99] / growth[4],
             "median_cells_1_10": median(growth[:10]), "median_cells_91_100": median(growth[90:]),
@@ -117,20 +192,33 @@ def main():
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "kernel-latency.json").write_text(json.dumps(record, indent=2) + "\n")
-    g = record["growth_notebook_s"]
+    s, t, g = record["startup_to_kernel_info_s"], record["trivial_cell_ms"], record["growth_notebook_s"]
+
+    def steps(values):
+        return ", ".join(f"{name} {value:.1f}" for name, value in values.items())
+
     (out / "kernel-latency.md").write_text(f"""# Kernel latency
 
-Measured {record['date']} on {os.cpu_count()} cores ({platform.platform()}), load average at the end
-{', '.join(f'{x:.2f}' for x in os.getloadavg())}. Reproduce with `make bench-kernel`.
-Each figure is execute_request to the idle status through jupyter_client, compile included.
+Measured {record['date']} on {os.cpu_count()} cores ({platform.platform()}), load average
+{', '.join(f'{x:.2f}' for x in load_at_start)} at the start and {', '.join(f'{x:.2f}' for x in os.getloadavg())} at the end.
+Reproduce with `make bench-kernel`. Each figure is execute_request to the idle status through
+jupyter_client, compile included; ipykernel {__import__('ipykernel').__version__} ran in the same run, interleaved.
 
-| measure | value |
-|---|---|
-| kernel start to kernel_info_reply, median of 10 | {median(startups):.3f} s |
-| first cell of a fresh kernel (host start + library load), median of 3 | {median(first_cells):.3f} s |
-| trivial cell `let a = 1`, median of 20 | {median(trivial):.3f} s |
-| 100-cell notebook: 5th cell / 100th cell | {g['cell_5']:.3f} s / {g['cell_100']:.3f} s (ratio {g['ratio_100_to_5']:.2f}) |
-| 100-cell notebook: median of cells 1-10 / 91-100 | {g['median_cells_1_10']:.3f} s / {g['median_cells_91_100']:.3f} s (ratio {g['ratio_of_medians']:.2f}) |
+| measure | Benchbook | ipykernel |
+|---|---|---|
+| kernel start to kernel_info_reply, median of 10 | {s['swift_median']:.3f} s | {s['ipykernel_median']:.3f} s (ratio {s['ratio']:.2f}) |
+| first cell of a fresh kernel, median of 3 | {record['first_cell_s']['median']:.3f} s | |
+| trivial cell, p50 (median of 3 runs of 100) | {t['p50_median']:.1f} ms | {median([r['p50_ms'] for r in base_runs]):.1f} ms |
+| trivial cell, p90 (median of 3 runs of 100) | {t['p90_median']:.1f} ms | {t['ipykernel_p90_median']:.1f} ms |
+| trivial cell: cell 100 / cell 5 (medians over the runs) | {t['cell_100_s'] * 1000:.1f} / {t['cell_5_s'] * 1000:.1f} ms (ratio {t['ratio_100_to_5']:.2f}) | |
+| trivial cell: cells 96-100 / cells 3-7 (medians) | {t['median_cells_96_100_s'] * 1000:.1f} / {t['median_cells_3_7_s'] * 1000:.1f} ms (ratio {t['ratio_late_to_early']:.2f}) | |
+| library cell `try Tensor(...).softmax()`, p50 / p90 of 30 | {record['library_cell_ms']['p50_ms']:.1f} / {record['library_cell_ms']['p90_ms']:.1f} ms | |
+| struct cell `struct ShapeN {{ var side: Double }}`, p50 / p90 of 30 | {record['struct_cell_ms']['p50_ms']:.1f} / {record['struct_cell_ms']['p90_ms']:.1f} ms | |
+| 100-cell notebook: 5th cell / 100th cell | {g['cell_5']:.3f} s / {g['cell_100']:.3f} s (ratio {g['ratio_100_to_5']:.2f}) | |
+| 100-cell notebook: median of cells 1-10 / 91-100 | {g['median_cells_1_10']:.3f} s / {g['median_cells_91_100']:.3f} s (ratio {g['ratio_of_medians']:.2f}) | |
+
+Steps (medians, ms, from `BENCHBOOK_TRACE=1`): trivial cell: {steps(t['steps_ms'])};
+library cell: {steps(record['library_cell_ms']['steps_ms'])}; struct cell: {steps(record['struct_cell_ms']['steps_ms'])}.
 """)
     print((out / "kernel-latency.md").read_text())
 

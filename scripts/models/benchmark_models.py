@@ -164,7 +164,13 @@ LiteRT `ai-edge-litert` 2.3.0.
 
 Reproduce: `{command}` (or `make models-bench`).
 """
-    with open(os.path.join(args.out, "model-benchmark.md"), "w") as f:
+    # Keep the threads before/after section that scripts/models/thread_benchmark.py writes.
+    report = os.path.join(args.out, "model-benchmark.md")
+    previous = open(report).read() if os.path.exists(report) else ""
+    begin, end = "<!-- threads before/after:", "<!-- end threads before/after -->"
+    if begin in previous and end in previous:
+        text += "\n" + previous[previous.index(begin):previous.index(end) + len(end)] + "\n"
+    with open(report, "w") as f:
         f.write(text)
     with open(os.path.join(args.out, "model-benchmark.json"), "w") as f:
         json.dump({"machine": machine, "load_before": load_before, "load_after": load_after,

@@ -9,7 +9,9 @@ images. Run with the project venv (PyPI tensorflow-cpu, ai-edge-litert):
 
 Both files have one signature: input `image` [N, 28, 28, 1] (NHWC; the same memory as the
 torch model's 1x1x28x28), output `logits` [N, 10]. The int8 model takes int8 input and
-returns int8 logits; their quantisation parameters are in the file.
+returns int8 logits; their quantisation parameters are in the file. Each file carries a
+`benchbook.json` metadata buffer with the class names (tflite_metadata.py);
+`--metadata-only` sets it on existing files without converting again.
 """
 import argparse
 import os
@@ -20,6 +22,18 @@ import numpy as np
 import tensorflow as tf
 
 import fashion_data
+from tflite_metadata import with_metadata
+
+
+def metadata(dtype):
+    import json
+    return json.dumps({
+        "inputs": [{"name": "image", "shape": [-1, 28, 28, 1], "dtype": dtype, "layout": "NHWC"}],
+        "outputs": [{"name": "logits", "shape": [-1, 10], "dtype": dtype}],
+        "labels": fashion_data.LABELS,
+        "preprocessing": {"size": 28, "filter": "box", "scale": 1 / 255, "mean": [0.0], "std": [1.0],
+                          "layout": "NHWC", "channels": "gray"},
+    })
 
 
 def keras_model(weights):
@@ -81,7 +95,16 @@ def main():
     parser.add_argument("--out", default="notebooks/models")
     parser.add_argument("--weights", default=None)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--metadata-only", action="store_true")
     args = parser.parse_args()
+    if args.metadata_only:
+        for name, dtype in [("fashion_cnn.tflite", "float32"), ("fashion_cnn_int8.tflite", "int8")]:
+            path = os.path.join(args.out, name)
+            with open(path, "rb") as f:
+                data = f.read()
+            with open(path, "wb") as f:
+                f.write(with_metadata(data, metadata(dtype)))
+        return
     weights = dict(np.load(args.weights or os.path.join(args.out, "fashion_cnn_weights.npz")))
     model = keras_model(weights)
 
@@ -94,9 +117,9 @@ def main():
     float_path = os.path.join(args.out, "fashion_cnn.tflite")
     int8_path = os.path.join(args.out, "fashion_cnn_int8.tflite")
     with open(float_path, "wb") as f:
-        f.write(convert(model))
+        f.write(with_metadata(convert(model), metadata("float32")))
     with open(int8_path, "wb") as f:
-        f.write(convert(model, calibration))
+        f.write(with_metadata(convert(model, calibration), metadata("int8")))
     test = nhwc(test_x)
     keras_accuracy = float(np.mean(np.argmax(model.predict(test, batch_size=500, verbose=0)["logits"], 1) == test_y))
     print(f"keras (copied torch weights) test accuracy: {keras_accuracy:.4f}")

@@ -10,8 +10,20 @@ import os
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
+import json
+
 import numpy as np
 import tensorflow as tf
+
+from tflite_metadata import with_metadata
+
+
+def metadata(dtype):
+    return json.dumps({
+        "inputs": [{"name": "image", "shape": [-1, 224, 224, 3], "dtype": dtype, "layout": "NHWC"}],
+        "outputs": [{"name": "logits", "shape": [-1, 1000], "dtype": dtype}],
+        "note": "MobileNetV2 with UNTRAINED (random) weights, for latency only: its predictions mean nothing",
+    })
 
 
 def main():
@@ -26,7 +38,7 @@ def main():
 
     converter = tf.lite.TFLiteConverter.from_keras_model(model)
     with open(os.path.join(args.out, "mobilenet_v2.tflite"), "wb") as f:
-        f.write(converter.convert())
+        f.write(with_metadata(converter.convert(), metadata("float32")))
 
     rng = np.random.default_rng(5)
     calibration = rng.uniform(-1, 1, size=(8, 224, 224, 3)).astype(np.float32)
@@ -37,7 +49,7 @@ def main():
     converter.inference_input_type = tf.int8
     converter.inference_output_type = tf.int8
     with open(os.path.join(args.out, "mobilenet_v2_int8.tflite"), "wb") as f:
-        f.write(converter.convert())
+        f.write(with_metadata(converter.convert(), metadata("int8")))
     print("wrote MobileNetV2 (untrained weights) .tflite float and int8 to", args.out)
 
 

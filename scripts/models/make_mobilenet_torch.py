@@ -19,7 +19,7 @@ from torch.utils.mobile_optimizer import optimize_for_mobile
 METADATA = json.dumps({
     "inputs": [{"name": "image", "shape": [-1, 3, 224, 224], "dtype": "float32", "layout": "NCHW"}],
     "outputs": [{"name": "logits", "shape": [-1, 1000], "dtype": "float32"}],
-    "note": "MobileNetV2 with UNTRAINED (random) weights, for latency only",
+    "note": "MobileNetV2 with UNTRAINED (random) weights, for latency only: its predictions mean nothing",
 })
 
 

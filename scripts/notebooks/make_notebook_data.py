@@ -30,6 +30,15 @@ The photo-style transform (per image, from a generator seeded with 20261129 + te
   5. save as JPEG with a random quality 45-90.
 This is synthetic: it imitates a few ways photos differ from Fashion-MNIST (dark on light,
 small, off-centre, coloured, noisy, compressed). It is not a set of real photos.
+
+Copied at set-up, not committed (notebooks/data/photos/, gitignored): the ImageNet photo set,
+real photos with known content from the matplotlib and scikit-image wheels (extracted by
+scripts/models/fetch_sources.py; list and licences in models/generated/sources/SOURCES.json),
+and two made from them:
+  chelsea_on_its_side.jpg  chelsea.png stored turned a quarter (as a phone sensor writes an
+                           upright shot) with Exif orientation 6, JPEG quality 92.
+  coffee_cutout.png        coffee.png cut out with an elliptical alpha mask around the cup
+                           (RGBA); transparent pixels store black, as many cut-out tools leave them.
 """
 import argparse
 import csv
@@ -45,6 +54,10 @@ import fashion_data  # noqa: E402  (the project's IDX reader)
 
 DATA = os.path.join(ROOT, "notebooks", "data")
 PHOTO_SET = os.path.join(DATA, "photo-style")
+PHOTOS = os.path.join(DATA, "photos")
+SOURCE_IMAGES = os.path.join(ROOT, "models", "generated", "sources", "images")
+sys.path.insert(0, os.path.join(ROOT, "scripts", "models"))
+import imagenet_photos  # noqa: E402  (the photo list shared with the model scripts)
 CANVAS = 128
 PER_CLASS = 100
 SEED = 20261129
@@ -123,6 +136,33 @@ def make_photo_set(images, labels, force):
     os.replace(done + ".tmp", done)
 
 
+def make_photos(force):
+    """The ImageNet photo set and its two derived files (see the docstring)."""
+    os.makedirs(PHOTOS, exist_ok=True)
+    for name, _, _ in imagenet_photos.PHOTOS:
+        target = os.path.join(PHOTOS, name)
+        if force or not os.path.exists(target):
+            with open(os.path.join(SOURCE_IMAGES, name), "rb") as source, open(target, "wb") as out:
+                out.write(source.read())
+    rotated = os.path.join(PHOTOS, "chelsea_on_its_side.jpg")
+    if force or not os.path.exists(rotated):
+        stored = Image.open(os.path.join(SOURCE_IMAGES, "chelsea.png")).convert("RGB").rotate(90, expand=True)
+        exif = Image.Exif()
+        exif[0x0112] = 6                           # orientation: rotate 90 degrees clockwise to view
+        stored.save(rotated, quality=92, exif=exif.tobytes())
+    cutout = os.path.join(PHOTOS, "coffee_cutout.png")
+    if force or not os.path.exists(cutout):
+        rgb = np.asarray(Image.open(os.path.join(SOURCE_IMAGES, "coffee.png")).convert("RGB"))
+        height, width = rgb.shape[:2]
+        y, x = np.mgrid[0:height, 0:width]
+        # The cup and saucer sit in the middle of the frame, a little below centre.
+        inside = ((x - width * 0.5) / (width * 0.42)) ** 2 + ((y - height * 0.55) / (height * 0.42)) ** 2 <= 1
+        rgba = np.zeros((height, width, 4), dtype=np.uint8)
+        rgba[inside, :3] = rgb[inside]
+        rgba[inside, 3] = 255
+        Image.fromarray(rgba, mode="RGBA").save(cutout, optimize=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--force", action="store_true", help="make every file again")
@@ -130,6 +170,7 @@ def main():
     images, labels = fashion_data.load("t10k")
     make_committed(images, args.force)
     make_photo_set(images, labels, args.force)
+    make_photos(args.force)
     print(f"notebook data in {os.path.relpath(DATA, ROOT)}")
 
 

@@ -9,9 +9,18 @@ with outputs, goes to results/executed/<name>. The run fails (exit status 1), na
 notebook and the cell, when a cell shows an error output, a cell times out, or a notebook
 takes longer than its budget (3 minutes by default). A summary table of the wall times is
 printed at the end and written to results/executed/timings.txt.
+
+Two more rules of the course material are checked on every run:
+- no cell may write to standard error (students read red text as an error: runtime log
+  lines, warnings and stack frames must not reach a notebook);
+- every ```swift snippet in a markdown cell that offers it with "**Try:**" runs as written:
+  after the last cell, in the same kernel, each snippet runs as an extra cell (not saved in
+  the executed copy) and must give no error output (standard error is allowed there: one
+  snippet turns the runtimes' log lines on, on purpose).
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 import time
@@ -54,6 +63,50 @@ def error_outputs(nb):
     return found
 
 
+def stderr_outputs(nb):
+    """(cell index, text) of every standard error stream output."""
+    found = []
+    for index, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            if output.get("output_type") == "stream" and output.get("name") == "stderr":
+                found.append((index, output.get("text", "")))
+    return found
+
+
+SNIPPET = re.compile(r"```swift\n(.*?)```", re.S)
+
+
+def try_snippets(nb):
+    """The ```swift blocks of every markdown cell that offers them with "**Try:**"."""
+    snippets = []
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and "**Try:**" in cell.source:
+            snippets.extend(block.strip() for block in SNIPPET.findall(cell.source))
+    return snippets
+
+
+def execute(client, nb, snippets):
+    """Executes every cell, then each snippet as an extra cell in the same kernel; returns
+    the executed snippet cells."""
+    client.reset_execution_trackers()
+    executed = []
+    with client.setup_kernel():
+        reply = client.wait_for_reply(client.kc.kernel_info())
+        if reply is not None and "language_info" in reply["content"]:
+            nb.metadata["language_info"] = reply["content"]["language_info"]
+        for index, cell in enumerate(list(nb.cells)):
+            client.execute_cell(cell, index, execution_count=client.code_cells_executed + 1)
+        for snippet in snippets:
+            cell = nbformat.v4.new_code_cell(snippet)
+            nb.cells.append(cell)  # nbclient stores the executed cell back by index
+            try:
+                client.execute_cell(cell, len(nb.cells) - 1)
+            finally:
+                nb.cells.pop()
+            executed.append(cell)
+    return executed
+
+
 def run_one(name, budget, cell_timeout):
     path = os.path.join(NOTEBOOKS, name)
     nb = nbformat.read(path, as_version=4)
@@ -61,8 +114,10 @@ def run_one(name, budget, cell_timeout):
                             resources={"metadata": {"path": NOTEBOOKS}})
     start = time.monotonic()
     failure = None
+    snippets = try_snippets(nb)
+    executed_snippets = []
     try:
-        client.execute()
+        executed_snippets = execute(client, nb, snippets)
     except CellTimeoutError as error:
         failure = f"a cell timed out after {cell_timeout} s: {error}"
     except CellExecutionError as error:  # not raised with allow_errors, kept for safety
@@ -77,6 +132,14 @@ def run_one(name, budget, cell_timeout):
         problems.append(failure)
     for index, text in error_outputs(nb):
         problems.append(f"cell {index} ({first_line(nb.cells[index].source)!r}) has an error output:\n{text}")
+    for index, text in stderr_outputs(nb):
+        problems.append(f"cell {index} ({first_line(nb.cells[index].source)!r}) wrote to standard error:\n{text[:2000]}")
+    if len(executed_snippets) < len(snippets) and not failure:
+        problems.append(f"only {len(executed_snippets)} of {len(snippets)} Try snippets ran")
+    for cell in executed_snippets:
+        snippet_notebook = nbformat.v4.new_notebook(cells=[cell])
+        for _, text in error_outputs(snippet_notebook):
+            problems.append(f"the Try snippet {first_line(cell.source)!r} fails as written:\n{text[:2000]}")
     if seconds > budget:
         problems.append(f"took {seconds:.0f} s, over its budget of {budget} s")
     return seconds, problems

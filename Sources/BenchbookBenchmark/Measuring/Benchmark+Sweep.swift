@@ -46,8 +46,10 @@ extension Benchmark {
 /// One entry of a sweep over named variants: a set-up and the run it measures.
 ///
 /// ```swift
-/// BenchmarkVariant("fp32", setUp: { threads in try load("fp32.tflite", threads) },
-///                  measure: { model in _ = try model.run(input) })
+/// let input = try Tensor(shape: [1, 1, 28, 28], float32: [Float](repeating: 0.5, count: 784))
+/// let variant = BenchmarkVariant("fp32",
+///     setUp: { threads in try Model(contentsOf: "models/fashion_cnn.tflite", options: ModelOptions(threads: threads)) },
+///     measure: { model in _ = try model.run(input.reshaped(to: [1, 28, 28, 1])) })
 /// ```
 public struct BenchmarkVariant {
     /// The row label.

@@ -5,11 +5,13 @@ import Foundation
 /// the date and every raw run time. Written to `results/` as JSON.
 ///
 /// ```swift
-/// let record = try BenchmarkRecord(result, modelFile: "models/mobilenet_v2.ptl",
-///     inputShape: [1, 3, 224, 224], runtime: "PyTorch Lite 1.13.1")
-/// let url = try record.write()                   // results/mobilenet_v2-1t-20261129-153012.json
+/// import Foundation
+/// let result = try Benchmark("sum", options: .quick).run { _ = (0..<1000).reduce(0, +) }
+/// let record = try BenchmarkRecord(result, modelFile: "models/fashion_cnn.ptl",
+///     inputShape: [1, 1, 28, 28], runtime: "Swift")
+/// let url = try record.write(to: FileManager.default.temporaryDirectory)   // results/ by default
 /// let before = try BenchmarkRecord(contentsOf: url)
-/// record.compared(with: before)                  // ratio and noise verdict
+/// try record.compared(with: before)              // ratio and noise verdict
 /// ```
 public struct BenchmarkRecord: Sendable, Equatable, Codable {
     /// Version of this file layout; readers reject newer major versions.

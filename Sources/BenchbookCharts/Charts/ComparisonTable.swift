@@ -70,11 +70,12 @@ public struct ComparisonTable: Chart {
     }
 
     private let rowHeight = 28.0
+    private let headerHeight = 46.0
     private var footnoteHeight: Double { 20 + 16 * Double(quoted.count) }
 
     /// Height follows from the row and source count.
     public var size: ChartSize {
-        ChartSize(width: width, height: 62 + rowHeight * Double(rows.count + 1) + 14 + footnoteHeight)
+        ChartSize(width: width, height: 62 + headerHeight + rowHeight * Double(rows.count) + 14 + footnoteHeight)
     }
 
     /// The table as text, quoted columns marked.
@@ -114,33 +115,36 @@ public struct ComparisonTable: Chart {
         func columnWidth(_ column: Int) -> Double { column == 0 ? labelWidth : otherWidth }
 
         // Quoted column backgrounds and a "quoted" tag over each.
-        let tableHeight = rowHeight * Double(rows.count + 1)
+        let tableHeight = headerHeight + rowHeight * Double(rows.count)
         for column in 2..<max(columnCount, 2) where column < columnCount {
             canvas.fill(ChartRect(x: columnX(column), y: body.minY, width: columnWidth(column), height: tableHeight), .quotedBackground)
         }
-        // Header row.
+        // Header row: up to two lines per header, "quoted" under the quoted ones.
         for (column, header) in headers.enumerated() {
             let x = columnX(column), w = columnWidth(column)
-            let text = canvas.fitting(header, size: size, maximumWidth: w - 12, weight: .bold)
             let isQuoted = column >= 2
-            canvas.text(text, at: ChartPoint(x: column == 0 ? x + 8 : x + w - 8, y: body.minY + rowHeight / 2 - (isQuoted ? 5 : 0)),
-                        size: size, color: isQuoted ? .secondaryText : .text, weight: .bold,
-                        horizontal: column == 0 ? .leading : .trailing, vertical: .middle)
+            let lines = canvas.wrapped(header, size: size, maximumWidth: w - 12, lines: 2, weight: .bold)
+            for (number, line) in lines.enumerated() {
+                canvas.text(line, at: ChartPoint(x: column == 0 ? x + 8 : x + w - 8, y: body.minY + 11 + 14 * Double(number)),
+                            size: size, color: isQuoted ? .secondaryText : .text, weight: .bold,
+                            horizontal: column == 0 ? .leading : .trailing, vertical: .middle)
+            }
             if isQuoted {
-                canvas.text("quoted", at: ChartPoint(x: x + w - 8, y: body.minY + rowHeight / 2 + 8), size: 9.5,
+                canvas.text("quoted", at: ChartPoint(x: x + w - 8, y: body.minY + headerHeight - 8), size: 9.5,
                             color: .secondaryText, italic: true, horizontal: .trailing, vertical: .middle)
             }
         }
-        canvas.line(from: ChartPoint(x: body.minX, y: body.minY + rowHeight), to: ChartPoint(x: body.maxX, y: body.minY + rowHeight),
+        canvas.line(from: ChartPoint(x: body.minX, y: body.minY + headerHeight), to: ChartPoint(x: body.maxX, y: body.minY + headerHeight),
                     .text, lineWidth: 1.2)
         // Body rows.
-        for (row, label) in rows.enumerated() {
-            let top = body.minY + rowHeight * Double(row + 1)
+        let rowLabels = canvas.fittingDistinct(rows, size: size, maximumWidth: labelWidth - 12)
+        for (row, _) in rows.enumerated() {
+            let top = body.minY + headerHeight + rowHeight * Double(row)
             let middle = top + rowHeight / 2
             if row > 0 {
                 canvas.line(from: ChartPoint(x: body.minX, y: top), to: ChartPoint(x: body.maxX, y: top), .grid)
             }
-            canvas.text(canvas.fitting(label, size: size, maximumWidth: labelWidth - 12), at: ChartPoint(x: body.minX + 8, y: middle),
+            canvas.text(rowLabels[row], at: ChartPoint(x: body.minX + 8, y: middle),
                         size: size, vertical: .middle)
             canvas.text(measured[row] ?? "—", at: ChartPoint(x: columnX(1) + otherWidth - 8, y: middle), size: size,
                         weight: .bold, horizontal: .trailing, vertical: .middle)

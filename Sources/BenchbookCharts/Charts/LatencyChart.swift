@@ -8,7 +8,9 @@ import Foundation
 /// - ``Style/boxes``: the box spans the quartiles with the median inside; whiskers reach the
 ///   furthest run within 1.5 × the interquartile range (Tukey); runs beyond are dots.
 ///
-/// The axis starts at zero so bar lengths compare honestly.
+/// The axis starts at zero so bar lengths compare honestly, unless one series is 100 times
+/// slower than another: then (``AxisScale/automatic``) the axis is logarithmic, so the fast
+/// ones do not vanish, and the subtitle says so.
 public struct LatencyChart: Chart {
     /// How each series is drawn.
     public enum Style: Sendable, Equatable {
@@ -40,6 +42,8 @@ public struct LatencyChart: Chart {
     public var title: String
     /// Size in points.
     public var size: ChartSize
+    /// The value axis: linear from zero, logarithmic, or chosen from the spread (default).
+    public var axis: AxisScale = .automatic
 
     /// Creates the chart.
     /// - Parameters:
@@ -106,39 +110,58 @@ public struct LatencyChart: Chart {
                        whiskerLow: inside.first ?? q1, whiskerHigh: inside.last ?? q3, outliers: outliers)
     }
 
+    /// The axis the chart is drawn with for its data (`.linear` or `.logarithmic`).
+    public var resolvedAxis: AxisScale { axis.resolved(for: series.map { LatencyStatistics(samples: $0.samples).median }) }
+
     private func draw(on canvas: CairoCanvas) {
         let summaries = series.map { summarize($0.samples) }
         let top = style == .bars ? summaries.map(\.p90).max() ?? 0
             : summaries.map { max($0.whiskerHigh, $0.outliers.max() ?? 0) }.max() ?? 0
+        let bottom = style == .bars ? summaries.map(\.p10).min() ?? 0
+            : summaries.map { min($0.whiskerLow, $0.outliers.min() ?? $0.whiskerLow) }.min() ?? 0
         let (unit, factor) = top < 1e-3 ? ("µs", 1e6) : top < 1 ? ("ms", 1e3) : ("s", 1.0)
-        let ticks = Ticks.nice(0, top * factor * 1.12, count: 5)
+        let logarithmic = resolvedAxis == .logarithmic && bottom > 0
+        let ticks: [Double]
+        let domain: (Double, Double)
+        if logarithmic {
+            (domain, ticks) = LogScale.ticks(bottom * factor * 0.9, top * factor * 1.12)
+        } else {
+            ticks = Ticks.nice(0, top * factor * 1.12, count: 5)
+            domain = (0, ticks.last ?? 1)
+        }
         let step = ticks.count > 1 ? ticks[1] - ticks[0] : 1
-        let format = { (v: Double) in Ticks.label(v, step: step) }
-        let subtitle = style == .bars
+        let format = { (v: Double) in logarithmic ? Ticks.label(v, step: v) : Ticks.label(v, step: step) }
+        var subtitle = style == .bars
             ? "bar: median · whisker: 10th–90th percentile · label: p90"
             : "box: quartiles and median · whiskers: 1.5 × IQR (Tukey) · dots: outliers"
+        if logarithmic { subtitle += " · log axis (values differ 100× or more)" }
         let body = ChartFrame.draw(on: canvas, title: title, subtitle: subtitle)
 
         let labelSize = ChartStyle.tickSize
         let slotGuess = (body.width - 60) / Double(series.count)
         let widest = series.map { canvas.textWidth($0.label, size: labelSize) }.max() ?? 0
         let rotate = widest > slotGuess - 6
-        let labelHeight = rotate ? min(widest, 130) * 0.71 + 8 : labelSize + 6
+        let rotatedRoom = 150.0
+        let labelHeight = rotate ? min(widest, rotatedRoom) * 0.71 + 8 : labelSize + 6
         let axisWidth = ValueAxis.labelWidth(on: canvas, ticks: ticks, format: format) + 30
         let plot = body.inset(top: 4, left: axisWidth, bottom: labelHeight + 10, right: 6)
-        let y = LinearScale(domain: (0, (ticks.last ?? 1) / factor), range: (plot.maxY, plot.minY))
-        ValueAxis.drawVertical(on: canvas, plot: plot, scale: LinearScale(domain: (0, ticks.last ?? 1), range: (plot.maxY, plot.minY)),
-                               ticks: ticks, format: format, title: "latency (\(unit))")
+        let mapping: ValueMapping = logarithmic
+            ? .logarithmic(LogScale(domain: domain, range: (plot.maxY, plot.minY)))
+            : .linear(LinearScale(domain: domain, range: (plot.maxY, plot.minY)))
+        let y = { (seconds: Double) in mapping(seconds * factor) }
+        ValueAxis.drawVertical(on: canvas, plot: plot, scale: { mapping($0) }, ticks: ticks, format: format,
+                               title: "latency (\(unit))")
 
         let band = plot.width / Double(series.count)
         let width = min(band * 0.6, 90)
+        let labels = canvas.fittingDistinct(series.map(\.label), size: labelSize, maximumWidth: rotate ? rotatedRoom : band - 4)
         for (index, summary) in summaries.enumerated() {
             let center = plot.minX + band * (Double(index) + 0.5)
             let color = ChartColor.primary
             switch style {
             case .bars:
                 canvas.fill(ChartRect(x: center - width / 2, y: y(summary.median), width: width,
-                                      height: plot.maxY - y(summary.median)), color)
+                                      height: mapping.baseline - y(summary.median)), color)
                 whisker(on: canvas, x: center, from: y(summary.p10), to: y(summary.p90), cap: width * 0.3)
                 canvas.text(DurationFormat.string(summary.p90), at: ChartPoint(x: center, y: y(summary.p90) - 5),
                             size: ChartStyle.annotationSize, weight: .bold, horizontal: .center, vertical: .bottom)
@@ -157,12 +180,11 @@ public struct LatencyChart: Chart {
                     canvas.fillCircle(center: ChartPoint(x: center, y: y(value)), radius: 2, color.mixed(with: .text, 0.3).withAlpha(0.55))
                 }
             }
-            let label = canvas.fitting(series[index].label, size: labelSize, maximumWidth: rotate ? 130 : band - 4)
             if rotate {
-                canvas.text(label, at: ChartPoint(x: center + 3, y: plot.maxY + 7), size: labelSize,
+                canvas.text(labels[index], at: ChartPoint(x: center + 3, y: plot.maxY + 7), size: labelSize,
                             horizontal: .trailing, vertical: .middle, rotation: -Double.pi / 4)
             } else {
-                canvas.text(label, at: ChartPoint(x: center, y: plot.maxY + 6), size: labelSize,
+                canvas.text(labels[index], at: ChartPoint(x: center, y: plot.maxY + 6), size: labelSize,
                             horizontal: .center, vertical: .top)
             }
         }

@@ -3,9 +3,12 @@ import Foundation
 /// Class probabilities (a softmax output) as vertical bars, the top class highlighted.
 ///
 /// ```swift
-/// display(ProbabilityChart(probabilities: softmax(logits), labels: fashionLabels))
+/// let logits = try Tensor(shape: [1, 10], float32: [1.2, -0.5, 2.1, 0.3, 3.4, -1.2, 2.6, -0.8, 0.1, -1.5])
+/// display(ProbabilityChart(probabilities: try logits.softmax().floats, labels: FashionMNIST.classNames))
 /// ```
-/// With more than 40 classes only the top class is labelled under its bar.
+/// With more than 40 classes only the top class is labelled under its bar. Labels that do not
+/// fit are shortened in the middle, never so that two of them look the same. For
+/// accuracies, counts or other values that are not class probabilities, use ``BarChart``.
 public struct ProbabilityChart: Chart {
     /// One probability per class, in class order.
     public var probabilities: [Double]
@@ -67,13 +70,16 @@ public struct ProbabilityChart: Chart {
         let shown = count <= 40
         let labelSize = ChartStyle.tickSize
         let widest = shown ? (0..<count).map { canvas.textWidth(label($0), size: labelSize) }.max() ?? 0 : 0
+        let rotatedRoom = 140.0
         let axisWidth = ValueAxis.labelWidth(on: canvas, ticks: ticks, format: format) + 28
         let slot = (body.width - axisWidth) / Double(count)
         let rotate = shown && widest > slot - 4
-        let labelHeight = rotate ? min(widest, 110) * 0.71 + labelSize : labelSize + 4
+        let labelHeight = rotate ? min(widest, rotatedRoom) * 0.71 + labelSize : labelSize + 4
         let plot = body.inset(top: 14, left: axisWidth, bottom: labelHeight + 8 + ChartStyle.axisTitleSize + 10, right: 4)
         let y = LinearScale(domain: (0, ticks.last ?? 1), range: (plot.maxY, plot.minY))
-        ValueAxis.drawVertical(on: canvas, plot: plot, scale: y, ticks: ticks, format: format, title: "probability")
+        ValueAxis.drawVertical(on: canvas, plot: plot, scale: { y($0) }, ticks: ticks, format: format, title: "probability")
+        let names = shown ? canvas.fittingDistinct((0..<count).map(label), size: labelSize,
+                                                   maximumWidth: rotate ? rotatedRoom : plot.width / Double(count) - 2) : []
 
         let band = plot.width / Double(count)
         let barWidth = max(1, band * (count > 100 ? 1 : 0.72))
@@ -84,7 +90,7 @@ public struct ProbabilityChart: Chart {
             canvas.fill(ChartRect(x: x, y: y(value), width: barWidth, height: plot.maxY - y(value)), color)
             let center = x + barWidth / 2
             if shown {
-                let name = canvas.fitting(label(index), size: labelSize, maximumWidth: rotate ? 110 : band - 2)
+                let name = names[index]
                 let weight: FontWeight = index == top ? .bold : .regular
                 if rotate {
                     canvas.text(name, at: ChartPoint(x: center + 3, y: plot.maxY + 6), size: labelSize,

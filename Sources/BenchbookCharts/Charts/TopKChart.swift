@@ -60,13 +60,13 @@ public struct TopKChart: Chart {
         let body = ChartFrame.draw(on: canvas, title: title, subtitle: "of \(probabilities.count) classes")
         let order = ranking
         let labelSize = 12.0
-        let names = order.map { canvas.fitting(label($0), size: labelSize, maximumWidth: body.width * 0.35) }
+        let names = canvas.fittingDistinct(order.map(label), size: labelSize, maximumWidth: body.width * 0.4, weight: .bold)
         let labelWidth = (names.map { canvas.textWidth($0, size: labelSize, weight: .bold) }.max() ?? 0) + 10
         let valueWidth = canvas.textWidth("100.0 %", size: labelSize) + 10
         let plot = body.inset(top: 0, left: labelWidth, bottom: 30, right: valueWidth)
         let x = LinearScale(domain: (0, 1), range: (plot.minX, plot.maxX))
         let ticks = [0, 0.25, 0.5, 0.75, 1.0]
-        ValueAxis.drawHorizontal(on: canvas, plot: plot, scale: x, ticks: ticks,
+        ValueAxis.drawHorizontal(on: canvas, plot: plot, scale: { x($0) }, ticks: ticks,
                                  format: { NumberText.fixed($0 * 100, decimals: 0) + " %" }, title: nil)
         let row = plot.height / Double(order.count)
         for (rank, index) in order.enumerated() {

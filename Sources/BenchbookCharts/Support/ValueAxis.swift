@@ -1,7 +1,7 @@
 /// Draws a numeric axis with grid lines, tick labels and a title.
 enum ValueAxis {
     /// A vertical value axis on the left of `plot`, grid lines across it.
-    static func drawVertical(on canvas: CairoCanvas, plot: ChartRect, scale: LinearScale, ticks: [Double],
+    static func drawVertical(on canvas: CairoCanvas, plot: ChartRect, scale: (Double) -> Double, ticks: [Double],
                              format: (Double) -> String, title: String?) {
         for tick in ticks {
             let y = scale(tick)
@@ -18,7 +18,7 @@ enum ValueAxis {
     }
 
     /// A horizontal value axis under `plot`, grid lines up through it.
-    static func drawHorizontal(on canvas: CairoCanvas, plot: ChartRect, scale: LinearScale, ticks: [Double],
+    static func drawHorizontal(on canvas: CairoCanvas, plot: ChartRect, scale: (Double) -> Double, ticks: [Double],
                                format: (Double) -> String, title: String?) {
         for tick in ticks {
             let x = scale(tick)

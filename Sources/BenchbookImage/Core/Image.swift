@@ -5,7 +5,7 @@
 /// `numpy.asarray(image)`. Every operation returns a new image.
 ///
 /// ```swift
-/// let input = try Image(contentsOfFile: "cat.jpg", draftSize: Size(width: 224, height: 224))
+/// let input = try Image(contentsOfFile: "data/photos/grace_hopper.jpg", draftSize: Size(width: 224, height: 224))
 ///     .resized(shorterSide: 256, filter: .bilinear)
 ///     .centerCropped(to: Size(width: 224, height: 224))
 ///     .tensor(normalization: .imageNet, layout: .nchw)

@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let test = try FashionMNIST(split: .test)
 /// test.count                         // 10000
-/// test.className(at: 0)              // "Ankle boot"
+/// try test.className(at: 0)          // "Ankle boot"
 /// try test.image(at: 0).tensor(normalization: .unit)   // [1, 1, 28, 28]
 /// ```
 public struct FashionMNIST: Sendable {

@@ -3,13 +3,14 @@ import BenchbookTensor
 /// A whole preprocessing recipe as one value: change one field and compare the tensors,
 /// predictions and timings that result.
 ///
-/// The steps run in this order, each only when set: flatten alpha, grayscale, invert,
-/// auto-crop to the item, pad to square, contrast, resize, centre crop, then conversion to
-/// a tensor (normalisation, channel order, layout, batch axis).
+/// The steps run in this order, each only when set: flatten alpha, gray to RGB or
+/// grayscale, invert, auto-crop to the item, pad to square, contrast, resize, centre crop,
+/// then conversion to a tensor (normalisation, channel order, layout, batch axis).
 ///
 /// ```swift
+/// let photo = try Image(contentsOfFile: "data/photos/chelsea.png")
 /// var recipe = Preprocessing.mobileNetV2
-/// recipe.resizeFilter = .nearest          // what does a cheaper filter change?
+/// recipe.resizeFilter = .nearest               // what does a cheaper filter change?
 /// let input = try recipe.tensor(from: photo)   // [1, 3, 224, 224]
 /// ```
 public struct Preprocessing: Sendable, Equatable, CustomStringConvertible {
@@ -50,6 +51,9 @@ public struct Preprocessing: Sendable, Equatable, CustomStringConvertible {
 
     /// Background that transparent pixels are flattened onto; `nil` drops alpha as it is.
     public var alphaBackground: RGBColor? = .white
+    /// Turn a gray image into RGB (three equal channels), as drawing it into an RGB bitmap
+    /// does on a phone; colour images are unchanged. For models that take three channels.
+    public var convertsToRGB = false
     /// Grayscale weights, or `nil` to keep colour.
     public var grayscale: GrayscaleWeights?
     /// Make a negative (light items on black, as Fashion-MNIST expects).
@@ -82,6 +86,7 @@ public struct Preprocessing: Sendable, Equatable, CustomStringConvertible {
     /// (bilinear), centre crop 224, ImageNet mean/std, RGB, NCHW `[1, 3, 224, 224]`.
     public static let mobileNetV2: Preprocessing = {
         var recipe = Preprocessing()
+        recipe.convertsToRGB = true
         recipe.resize = .shorterSide(256)
         recipe.centerCrop = Size(square: 224)
         recipe.normalization = .imageNet
@@ -103,14 +108,34 @@ public struct Preprocessing: Sendable, Equatable, CustomStringConvertible {
         return recipe
     }()
 
-    /// TensorFlow Lite MobileNet with its `/127.5 - 1` inside the model: 224x224 bilinear,
-    /// raw 0...255 floats, NHWC `[1, 224, 224, 3]`. Use ``Normalization/symmetric`` for a
-    /// model without that layer.
-    public static let tfliteMobileNet: Preprocessing = {
+    /// The course's EfficientNet-Lite0 files (what they record as their preprocessing):
+    /// RGB, shorter side 256 (bilinear), centre crop 224, `(v - 127) / 128`, NCHW
+    /// `[1, 3, 224, 224]`. (Its TensorFlow Lite files take NHWC 0...255 values and normalise
+    /// inside; ``Model`` reads each file's own recipe.)
+    public static let efficientNetLite0: Preprocessing = {
+        var recipe = mobileNetV2
+        recipe.normalization = .efficientNetLite
+        return recipe
+    }()
+
+    /// The course's TensorFlow Lite app (seed 002): the photo squashed to 224x224 (aspect
+    /// ratio not kept, as drawing it into a 224x224 bitmap does), RGB bytes as 0...255
+    /// values, NHWC `[1, 224, 224, 3]`; the `/127.5 - 1` normalisation lives inside its model.
+    public static let tfliteApp: Preprocessing = {
         var recipe = Preprocessing()
+        recipe.convertsToRGB = true
         recipe.resize = .exact(Size(square: 224))
         recipe.normalization = .raw
         recipe.layout = .nhwc
+        return recipe
+    }()
+
+    /// The course's PyTorch Mobile apps (seeds 000 and 003): the photo squashed to 224x224,
+    /// then ImageNet mean/std in the app, NCHW `[1, 3, 224, 224]`.
+    public static let pytorchMobileApp: Preprocessing = {
+        var recipe = tfliteApp
+        recipe.normalization = .imageNet
+        recipe.layout = .nchw
         return recipe
     }()
 
@@ -122,6 +147,7 @@ public struct Preprocessing: Sendable, Equatable, CustomStringConvertible {
         var result = image
         if let alphaBackground { result = result.flattened(onto: alphaBackground) }
         if result.format.hasAlpha { result = result.converted(to: result.format.colorChannelCount == 1 ? .gray : .rgb) }
+        if convertsToRGB && result.format == .gray { result = result.converted(to: .rgb) }
         if let grayscale { result = result.grayscale(weights: grayscale) }
         if invert { result = result.inverted() }
         if let autoCropThreshold {
@@ -153,6 +179,7 @@ public struct Preprocessing: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         var steps: [String] = []
         if let alphaBackground { steps.append("flatten alpha onto (\(alphaBackground.red), \(alphaBackground.green), \(alphaBackground.blue))") }
+        if convertsToRGB { steps.append("gray to RGB") }
         if let grayscale { steps.append("grayscale \(grayscale.rawValue)") }
         if invert { steps.append("invert") }
         if let autoCropThreshold { steps.append("auto-crop threshold \(autoCropThreshold), margin \(autoCropMargin)") }

@@ -4,6 +4,7 @@ extension Image {
     /// Converts the image to a Float32 model input tensor.
     ///
     /// ```swift
+    /// let image = try Image(contentsOfFile: "data/photos/rocket.jpg")
     /// let input = try image.resized(shorterSide: 256).centerCropped(to: Size(square: 224))
     ///     .tensor(normalization: .imageNet, layout: .nchw)   // shape [1, 3, 224, 224]
     /// ```

@@ -33,6 +33,9 @@ public struct Normalization: Sendable, Equatable, CustomStringConvertible {
     public static let symmetric = Normalization(name: "symmetric", scale: 1 / 127.5, mean: [1], std: [1])
     /// The raw samples 0...255 as floats.
     public static let raw = Normalization(name: "raw", scale: 1, mean: [0], std: [1])
+    /// `(v - 127) / 128`, values in [-0.99, 1] (TensorFlow's EfficientNet-Lite: mean 127, std 128
+    /// on the 0...255 scale; the course's EfficientNet-Lite0 weights were trained with it).
+    public static let efficientNetLite = Normalization(name: "efficientNetLite", scale: 1, mean: [127], std: [128])
 
     /// Your own statistics on the [0, 1] scale: `(v / 255 - mean) / std`.
     /// - Parameters:

@@ -10,8 +10,9 @@ extension Kernel {
         channels.reply(on: socket, to: request, type: "interrupt_reply", content: ["status": "ok"])
     }
 
-    /// Serves `shutdown_request`: stops the host, answers, and exits (a restarting client
-    /// starts a fresh kernel process).
+    /// Serves `shutdown_request`: stops the host, answers, and ends the kernel the way
+    /// SIGTERM does (see ``Termination``: a compile cancelled, the process group signalled,
+    /// the cell directory removed). A restarting client starts a fresh kernel process.
     func shutdown(_ request: Message, on socket: ZeroMQSocket) {
         let restart = request.content["restart"]?.boolValue ?? false
         engine.shutdown()
@@ -19,7 +20,7 @@ extension Kernel {
         channels.publishStatus("idle", parent: request)
         // Give ZeroMQ's I/O thread time to deliver the reply, then leave.
         Thread.sleep(forTimeInterval: 0.2)
-        exit(0)
+        Termination.end(status: 0, reason: "shutdown request")
     }
 
     /// Answers a request the kernel does not handle: `*_request` gets a `*_reply` with

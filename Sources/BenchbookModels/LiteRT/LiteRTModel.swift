@@ -18,7 +18,9 @@ final class LiteRTModel: ModelRuntime {
     private(set) var threadCount: Int
     let inputs: [TensorDescription]
     let outputs: [TensorDescription]
-    var labels: [String]? { nil }
+    let metadata: ModelMetadata?
+    var threadingNote: String? { "XNNPACK thread pool" }
+    var operators: [String]? { nil }
 
     /// Opens LiteRT if needed, reads the model's first signature and compiles it. With
     /// `checkInChild`, a forked child first loads and runs the file once, so that a damaged
@@ -31,38 +33,50 @@ final class LiteRTModel: ModelRuntime {
             throw .corruptModel(path: path, format: .tensorFlowLite, reason: reason)
         }
         self.path = path
-        var environment: LiteRtEnvironment?
-        try Self.check(bbl_create_environment(&environment), path) { .runFailed(path: path, reason: $0) }
-        self.environment = environment!
-        var model: LiteRtModel?
-        let status = bbl_create_model_from_file(environment, path, &model)
-        guard status == 0, let model else {
-            bbl_destroy_environment(environment)
-            throw .corruptModel(path: path, format: .tensorFlowLite, reason: "LiteRT: " + Self.statusText(status))
+        // LiteRT logs while it creates the environment and compiles: keep those lines quiet.
+        let ((environment, model, described, compiled), lines) = try RuntimeLogs.quietly {
+            () throws(ModelError) -> (LiteRtEnvironment, LiteRtModel, ([TensorDescription], [TensorDescription]), LiteRtCompiledModel) in
+            var environment: LiteRtEnvironment?
+            try Self.check(bbl_create_environment(&environment), path) { .runFailed(path: path, reason: $0) }
+            var model: LiteRtModel?
+            let status = bbl_create_model_from_file(environment, path, &model)
+            guard status == 0, let model else {
+                bbl_destroy_environment(environment)
+                throw .corruptModel(path: path, format: .tensorFlowLite, reason: "LiteRT: " + Self.statusText(status))
+            }
+            do throws(ModelError) {
+                let described = try Self.describe(model, path: path)
+                return (environment!, model, described, try Self.compile(environment!, model, threads: threads, path: path))
+            } catch {
+                bbl_destroy_model(model)
+                bbl_destroy_environment(environment)
+                throw error
+            }
         }
+        _ = lines
+        self.environment = environment
         self.model = model
-        do {
-            (inputs, outputs) = try Self.describe(model, path: path)
-            compiled = try Self.compile(environment!, model, threads: threads, path: path)
-        } catch {
-            bbl_destroy_model(model)
-            bbl_destroy_environment(environment)
-            throw error
-        }
+        (inputs, outputs) = described
+        self.compiled = compiled
+        metadata = Self.metadata(model)
         threadCount = threads
     }
 
     deinit {
         buffers = nil
-        bbl_destroy_compiled_model(compiled)
-        bbl_destroy_model(model)
-        bbl_destroy_environment(environment)
+        _ = try? RuntimeLogs.quietly { [compiled, model, environment] in
+            bbl_destroy_compiled_model(compiled)
+            bbl_destroy_model(model)
+            bbl_destroy_environment(environment)
+        }
     }
 
     func setThreadCount(_ count: Int) throws(ModelError) {
-        let replacement = try Self.compile(environment, model, threads: count, path: path)
+        let (replacement, _) = try RuntimeLogs.quietly { () throws(ModelError) in
+            try Self.compile(environment, model, threads: count, path: path)
+        }
         buffers = nil
-        bbl_destroy_compiled_model(compiled)
+        _ = try? RuntimeLogs.quietly { [compiled] in bbl_destroy_compiled_model(compiled) }
         compiled = replacement
         threadCount = count
     }
@@ -147,6 +161,16 @@ final class LiteRTModel: ModelRuntime {
     }
 
     // MARK: Compilation and description
+
+    /// The file's `benchbook.json` metadata buffer, when it has one.
+    private static func metadata(_ model: LiteRtModel) -> ModelMetadata? {
+        var data: UnsafeRawPointer?
+        var size = 0
+        guard bbl_get_model_metadata(model, ModelMetadata.entryName, &data, &size) == 0, let data, size > 0 else {
+            return nil
+        }
+        return ModelMetadata(json: String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self))
+    }
 
     private static func compile(_ environment: LiteRtEnvironment, _ model: LiteRtModel, threads: Int,
                                 path: String) throws(ModelError) -> LiteRtCompiledModel {

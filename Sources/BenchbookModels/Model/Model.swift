@@ -1,3 +1,4 @@
+import BenchbookImage
 import BenchbookTensor
 import Foundation
 
@@ -8,8 +9,9 @@ import Foundation
 /// through XNNPACK.
 ///
 /// ```swift
-/// let model = try Model(contentsOf: "notebooks/models/fashion_cnn.ptl")
-/// let logits = try model.run(image)          // image: 1x1x28x28 float32
+/// let model = try Model(contentsOf: "models/fashion_cnn.ptl")
+/// let image = try Image(contentsOfFile: "data/sample_ankle_boot.png").tensor()   // [1, 1, 28, 28]
+/// let logits = try model.run(image)
 /// ```
 ///
 /// Loading is the slow part; keep the model and call ``run(_:)-(Tensor)`` for each input.
@@ -54,21 +56,40 @@ public final class Model {
     public var inputs: [TensorDescription] { runtime.inputs }
     /// The model's outputs, in the order ``run(_:)-([Tensor])`` returns them.
     public var outputs: [TensorDescription] { runtime.outputs }
-    /// Class labels recorded in the file (the course models record Fashion-MNIST's).
-    public var labels: [String]? { runtime.labels }
+    /// Class names recorded in the file, in output order (the course models record
+    /// Fashion-MNIST's or ImageNet's), or `nil` when the file has none.
+    public var labels: [String]? { runtime.metadata?.labels }
+
+    /// The preprocessing the file records for a photo (resize, crop, normalisation, layout),
+    /// which ``classify(_:preprocessing:labels:)-(Image,_,_)`` uses by default; `nil` when
+    /// the file records none.
+    public var preprocessing: Preprocessing? { runtime.metadata?.preprocessing }
+
+    /// The note the file records about itself (for example "UNTRAINED weights, for latency
+    /// only"), or `nil`.
+    public var note: String? { runtime.metadata?.note }
+
+    /// The operators a libtorch model's code calls, sorted (for example
+    /// `prepacked::conv2d_clamp_run` in a PyTorch Lite file that `optimize_for_mobile` made,
+    /// `aten::_convolution` in a plain TorchScript file); `nil` for TensorFlow Lite.
+    public var operators: [String]? { runtime.operators }
 
     /// Everything the model says about itself, for display.
     public var summary: ModelDescription {
         ModelDescription(path: path, format: format, inputs: inputs, outputs: outputs, threads: threads,
                          quantizedEngine: format == .tensorFlowLite ? nil : TorchModule.quantizedEngine,
-                         labels: labels)
+                         labels: labels, note: note, threading: runtime.threadingNote)
     }
 
     /// The CPU thread count. For libtorch it is process-wide (it changes every libtorch model).
     public var threads: Int { runtime.threadCount }
 
     /// Sets the CPU thread count. For TensorFlow Lite the model is compiled again with the new
-    /// XNNPACK thread pool; for libtorch it sets the process-wide intra-op thread count.
+    /// XNNPACK thread pool; for libtorch it sets the process-wide intra-op thread count. A
+    /// libtorch model whose work runs on libtorch's XNNPACK/QNNPACK pool (PyTorch Lite files
+    /// and QNNPACK int8 models) then runs its few ATen operators on one OpenMP thread, so the
+    /// two pools never compete for the cores (with both at 2 threads, PyTorch Lite ran 20x
+    /// slower on a 2-core machine; see results/model-benchmark.md).
     /// - Parameter count: 1 or more.
     /// - Throws: ``ModelError/unsupported(_:)`` for a count below 1, or when recompiling fails.
     public func setThreads(_ count: Int) throws(ModelError) {

@@ -17,22 +17,36 @@ public struct ModelDescription: Sendable, CustomStringConvertible, NotebookDispl
     public var quantizedEngine: String?
     /// Class labels recorded in the file.
     public var labels: [String]?
+    /// What the file says about itself, for example that its weights are untrained.
+    public var note: String?
+    /// Which thread pool the work runs on.
+    public var threading: String?
 
     /// A plain-text rendering.
     public var description: String {
         var lines = ["\((path as NSString).lastPathComponent): \(format) on \(format.runtimeName), \(threads) thread(s)"
-            + (quantizedEngine.map { ", quantised engine \($0)" } ?? "")]
+            + (threading.map { " (\($0))" } ?? "") + (quantizedEngine.map { ", quantised engine \($0)" } ?? "")]
+        if let note { lines.append("  note   \(note)") }
         lines += inputs.map { "  input  \($0)" }
         lines += outputs.map { "  output \($0)" }
-        if let labels { lines.append("  labels " + labels.joined(separator: ", ")) }
+        if let labels { lines.append("  labels " + Self.labelSummary(labels)) }
         return lines.joined(separator: "\n")
+    }
+
+    /// All labels when there are few; the first and last few and the count otherwise.
+    static func labelSummary(_ labels: [String]) -> String {
+        guard labels.count > 12 else { return labels.joined(separator: ", ") }
+        return labels.prefix(5).joined(separator: ", ") + ", … " + labels.suffix(3).joined(separator: ", ")
+            + " (\(labels.count) classes)"
     }
 
     /// Plain text and an HTML table for the notebook.
     public var mimeBundle: MimeBundle {
         var html = "<table><caption>\(HTML.escape((path as NSString).lastPathComponent)) — \(format), "
             + "\(HTML.escape(format.runtimeName)), \(threads) thread(s)"
-            + (quantizedEngine.map { ", quantised engine \(HTML.escape($0))" } ?? "") + "</caption>"
+            + (threading.map { " (\(HTML.escape($0)))" } ?? "")
+            + (quantizedEngine.map { ", quantised engine \(HTML.escape($0))" } ?? "")
+            + (note.map { "<br><i>\(HTML.escape($0))</i>" } ?? "") + "</caption>"
             + "<tr><th></th><th>name</th><th>shape</th><th>type</th><th>quantisation</th></tr>"
         for (role, tensors) in [("input", inputs), ("output", outputs)] {
             for tensor in tensors {
@@ -43,6 +57,7 @@ public struct ModelDescription: Sendable, CustomStringConvertible, NotebookDispl
             }
         }
         html += "</table>"
+        if let labels { html += "<p>labels: \(HTML.escape(Self.labelSummary(labels)))</p>" }
         return MimeBundle(plainText: description).adding("text/html", html)
     }
 }

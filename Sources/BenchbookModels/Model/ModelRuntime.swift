@@ -6,10 +6,14 @@ protocol ModelRuntime: AnyObject {
     var inputs: [TensorDescription] { get }
     /// The model's outputs, in result order.
     var outputs: [TensorDescription] { get }
-    /// Class labels the file records, if any.
-    var labels: [String]? { get }
+    /// What the file records about itself (`benchbook.json`), if anything.
+    var metadata: ModelMetadata? { get }
     /// The thread count the runtime uses for this model.
     var threadCount: Int { get }
+    /// Which thread pool the model's work runs on, for its description.
+    var threadingNote: String? { get }
+    /// The operators the model's code calls, when the runtime can list them.
+    var operators: [String]? { get }
     /// Changes the thread count.
     func setThreadCount(_ count: Int) throws(ModelError)
     /// Runs the model on inputs already checked against ``inputs``.

@@ -5,13 +5,16 @@ import Foundation
 /// A classifier's answer for one image: class probabilities, best first.
 public struct Prediction: Sendable, CustomStringConvertible, NotebookDisplayable {
     /// One class and its probability.
-    public struct Entry: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable, CustomStringConvertible {
         /// The class index in the model's label order.
         public var index: Int
         /// The class name, or the index as text when the model has no labels.
         public var label: String
         /// The softmax probability.
         public var probability: Double
+
+        /// The label and the probability as a percentage, for example `tabby 41.2 %`.
+        public var description: String { String(format: "%@ %.1f %%", label, probability * 100) }
     }
 
     /// Every class, most probable first.
@@ -21,6 +24,12 @@ public struct Prediction: Sendable, CustomStringConvertible, NotebookDisplayable
 
     /// The most probable class.
     public var top: Entry { ranked[0] }
+
+    /// Every class's probability in class (label) order, as the charts take them.
+    public var probabilities: [Double] { ranked.sorted { $0.index < $1.index }.map(\.probability) }
+
+    /// Every class's name in class order.
+    public var labels: [String] { ranked.sorted { $0.index < $1.index }.map(\.label) }
 
     /// The `k` most probable classes.
     /// - Parameter k: how many to return.
@@ -43,7 +52,7 @@ public struct Prediction: Sendable, CustomStringConvertible, NotebookDisplayable
 
     /// A plain-text rendering.
     public var description: String {
-        top(5).map { String(format: "%@ %.1f %%", $0.label, $0.probability * 100) }.joined(separator: ", ")
+        top(5).map(\.description).joined(separator: ", ")
     }
 
     /// Plain text and an HTML table for the notebook.

@@ -9,12 +9,13 @@ final class TorchModule: ModelRuntime {
     private let path: String
     let inputs: [TensorDescription]
     let outputs: [TensorDescription]
-    let labels: [String]?
+    let metadata: ModelMetadata?
 
     /// Loads the file, first in a child process when `checkInChild` is set.
     /// - Throws: ``ModelError/corruptModel(path:format:reason:)`` with libtorch's message.
     init(path: String, format: ModelFormat, checkInChild: Bool) throws(ModelError) {
         let code = format == .pyTorchLite ? BBT_FORMAT_LITE : BBT_FORMAT_TORCHSCRIPT
+        RuntimeLogs.prepareTorch()
         if checkInChild, let reason = ModelFileCheck.refusal({ bbt_check_start(path, code, $0, &$1) }) {
             throw .corruptModel(path: path, format: format, reason: reason)
         }
@@ -24,21 +25,31 @@ final class TorchModule: ModelRuntime {
         }
         self.handle = handle
         self.path = path
-        let metadata = TorchMetadata(json: String(cString: bbt_metadata(handle)))
+        let metadata = ModelMetadata(json: String(cString: bbt_metadata(handle)))
+        self.metadata = metadata
         var schemaInputs: [TensorDescription] = []
         let count = bbt_input_count(handle)
         for index in 0..<max(count, 0) {
             let name = bbt_input_name(handle, index).map { String(cString: $0) }
             schemaInputs.append(TensorDescription(name: name, shape: nil, elementType: nil))
         }
-        inputs = metadata?.inputs ?? schemaInputs
+        inputs = metadata.map(\.inputs).flatMap { $0.isEmpty ? nil : $0 } ?? schemaInputs
         outputs = metadata?.outputs ?? []
-        labels = metadata?.labels
     }
 
     deinit { bbt_module_free(handle) }
 
     var threadCount: Int { Int(bbt_threads()) }
+
+    var operators: [String]? {
+        String(cString: bbt_operators(handle)).split(separator: ",").map(String.init)
+    }
+
+    var threadingNote: String? {
+        bbt_uses_pthreadpool(handle) != 0
+            ? "XNNPACK/QNNPACK thread pool; ATen operators on 1 OpenMP thread"
+            : "OpenMP (ATen operators)"
+    }
 
     func setThreadCount(_ count: Int) throws(ModelError) {
         var error: UnsafeMutablePointer<CChar>?

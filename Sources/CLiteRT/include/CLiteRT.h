@@ -76,6 +76,10 @@ LiteRtStatus bbl_create_model_from_file(LiteRtEnvironment environment, const cha
                                         LiteRtModel *model);
 void bbl_destroy_model(LiteRtModel model);
 LiteRtStatus bbl_get_num_model_signatures(LiteRtModel model, LiteRtParamIndex *count);
+/** The model's metadata buffer named `key` (owned by the model), or a non-zero status when
+ * it has none. */
+LiteRtStatus bbl_get_model_metadata(LiteRtModel model, const char *key, const void **data,
+                                    size_t *size);
 LiteRtStatus bbl_get_model_signature(LiteRtModel model, LiteRtParamIndex index,
                                      LiteRtSignature *signature);
 LiteRtStatus bbl_get_signature_key(LiteRtSignature signature, const char **key);
@@ -122,6 +126,14 @@ void bbl_destroy_tensor_buffer(LiteRtTensorBuffer buffer);
 LiteRtStatus bbl_lock_tensor_buffer(LiteRtTensorBuffer buffer, void **address,
                                     LiteRtTensorBufferLockMode mode);
 LiteRtStatus bbl_unlock_tensor_buffer(LiteRtTensorBuffer buffer);
+
+/** Starts keeping what the process writes to standard error (file descriptor 2) in a
+ * memory file: LiteRT prints its log lines there. Returns the saved descriptor to pass to
+ * bbl_capture_stderr_end, or -1 when capturing could not start (nothing changed). */
+int bbl_capture_stderr_begin(void);
+/** Restores standard error and returns what was written meanwhile (caller frees; NULL when
+ * nothing could be read). */
+char *bbl_capture_stderr_end(int saved);
 
 /** Starts loading, compiling (CPU, 1 thread) and running the model once on zeros in a
  * forked child whose address space may grow by at most `extra_bytes`, so a damaged file can

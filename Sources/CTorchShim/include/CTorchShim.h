@@ -96,10 +96,26 @@ int64_t bbt_output_dimension(const bbt_outputs *outputs, int index, int axis);
 /** The contiguous elements of output `index` (owned by `outputs`). */
 const void *bbt_output_data(const bbt_outputs *outputs, int index);
 
-/** Sets libtorch's intra-op thread count (process-wide). Returns 0 on success. */
+/** Sets libtorch's intra-op thread count (process-wide): the pthreadpool that XNNPACK and
+ * QNNPACK operators run on, and OpenMP for ATen operators. Each forward call then runs
+ * OpenMP with 1 thread when the module's heavy operators are on the pthreadpool (see
+ * bbt_uses_pthreadpool), so the two pools never spin against each other. Returns 0 on
+ * success. */
 int bbt_set_threads(int count, char **error);
-/** libtorch's intra-op thread count. */
+/** The intra-op thread count last set (libtorch's default before any). */
 int bbt_threads(void);
+/** The operators the module's code calls (not the interpreter's own prim:: instructions),
+ * sorted and comma separated (owned by the module). */
+const char *bbt_operators(const bbt_module *module);
+/** 1 when the module's forward runs on libtorch's pthreadpool (XNNPACK prepacked operators,
+ * or quantised operators with the QNNPACK engine) and so gets OpenMP at 1 thread. */
+int bbt_uses_pthreadpool(const bbt_module *module);
+
+/** Quiet (non-zero, the default) keeps libtorch's warnings in a buffer (bbt_take_warnings)
+ * and drops its glog lines below FATAL; loud (0) lets both reach stderr. */
+void bbt_set_quiet(int enabled);
+/** The warnings kept while quiet, one per line, and empties the buffer (caller frees). */
+char *bbt_take_warnings(void);
 
 /** Selects the quantised engine ("qnnpack", "onednn", "fbgemm", "x86"), process-wide.
  * Returns 0 on success, non-zero with `error` when this build lacks it. */

@@ -96,8 +96,10 @@ public struct CellCodeGenerator: Sendable {
             if showsResult { lines.append("\(present)(\(timed).value)") }
             return lines
         case .timeit:
-            return ["\(present)(try \(RuntimeNames.timeitCall)(\(Self.literal(cellLabel))) { () throws in"]
-                + measured.map { $0.hasPrefix("return ") ? "_ = " + $0.dropFirst("return ".count) : $0 } + ["})"]
+            // IPython's line first, then the result with percentiles.
+            return ["let \(timed) = try \(RuntimeNames.timeitCall)(\(Self.literal(cellLabel))) { () throws in"]
+                + measured.map { $0.hasPrefix("return ") ? "_ = " + $0.dropFirst("return ".count) : $0 }
+                + ["}", "print(\(timed).\(RuntimeNames.perLoopSummary))", "\(present)(\(timed))"]
         case .benchmark(let name):
             return ["\(present)(try \(RuntimeNames.benchmarkType)(\(Self.literal(name))).\(RuntimeNames.recordCall) { () throws in"]
                 + measured.map { $0.hasPrefix("return ") ? "_ = " + $0.dropFirst("return ".count) : $0 } + ["})"]

@@ -59,7 +59,13 @@ final class CellCompiler: @unchecked Sendable {
     ///   - insertions: text the engine inserted into the user's code, to correct columns.
     ///   - cancellation: stops the running step when the cell is interrupted.
     /// - Returns: the library path, or the errors.
+    /// Line tables (no variable info) so a crash's frames map to the cell's lines
+    /// (`#sourceLocation` names the file after the cell label). `BENCHBOOK_LINE_TABLES=0`
+    /// leaves them out, to measure what they cost.
+    static let lineTableFlags = ProcessInfo.processInfo.environment["BENCHBOOK_LINE_TABLES"] == "0" ? [] : ["-gline-tables-only"]
+
     func compile(source: String, module: String, cellLabel: String, linking: [String],
+                 alreadyLoaded: Set<String> = [], emitsModule: Bool = true,
                  insertions: [Insertion] = [], cancellation: CellCancellation) -> Result<URL, CompileFailure> {
         let work = configuration.workDirectory
         let file = { (suffix: String) in work.appendingPathComponent(module + suffix) }
@@ -74,13 +80,16 @@ final class CellCompiler: @unchecked Sendable {
         let tools = configuration.toolsDirectory
         let runtime = tools.appendingPathComponent("../lib/swift/linux").standardizedFileURL
 
+        // A module file (testable, for `@testable import var CellN.x`) only for a cell whose
+        // names a later cell can import: writing it is a third of the compile step.
+        let moduleOutput = emitsModule ? ["-enable-testing", "-emit-module-path", file(".swiftmodule").path] : []
         let frontend = [
             "-frontend", "-c", file(".swift").path, "-target", Self.targetTriple,
-            "-module-name", module, "-parse-as-library", "-enable-testing",
-            "-swift-version", "5", "-Onone", "-gline-tables-only", "-suppress-warnings", "-diagnostic-style", "llvm",
+            "-module-name", module, "-parse-as-library",
+            "-swift-version", "5", "-Onone", "-suppress-warnings", "-diagnostic-style", "llvm",
             "-I", lib.appendingPathComponent("Modules").path, "-I", work.path,
-            "-emit-module-path", file(".swiftmodule").path, "-o", file(".o").path,
-        ] + moduleMapFlags
+            "-o", file(".o").path,
+        ] + moduleOutput + Self.lineTableFlags + moduleMapFlags
         switch run(tools.appendingPathComponent("swift-frontend"), frontend, cancellation: cancellation) {
         case .interrupted: return .failure(.interrupted)
         case .failed(let text):
@@ -91,12 +100,20 @@ final class CellCompiler: @unchecked Sendable {
         guard let object = try? Data(contentsOf: file(".o")), let autolinked = AutolinkEntries.read(from: object) else {
             return .failure(.toolFailed("the compiler", "its object file \(file(".o").path) is missing or not ELF"))
         }
-        let libraries = [
+        // Libraries the host has loaded globally (the notebook library, the Swift runtime,
+        // earlier cells) resolve at dlopen; naming them costs most of the link.
+        let autolinkedNames = autolinked.filter { $0.hasPrefix("-l") }.map { String($0.dropFirst(2)) }
+        let needed = (["swiftCore", "Benchbook"] + autolinkedNames + linking)
+            .filter { !LoadedLibraries.contains(alreadyLoaded, library: $0) }
+        var seen = Set<String>()
+        let libraryFlags: [String] = needed.filter { seen.insert($0).inserted }.map { "-l" + $0 }
+        let otherFlags: [String] = autolinked.filter { !$0.hasPrefix("-l") }
+        let paths: [String] = [
             runtime.appendingPathComponent("\(Self.architecture)/swiftrt.o").path, file(".o").path,
             "-L", runtime.path, "-L", lib.path, "-L", work.path,
             "-rpath", runtime.path, "-rpath", lib.path, "-rpath", work.path,
-            "-lswiftCore", "-lBenchbook",
-        ] + autolinked + linking.map { "-l\($0)" }
+        ]
+        let libraries = paths + libraryFlags + otherFlags
         let (linker, arguments) = linkCommand.arguments(linking: libraries, output: library.path)
         switch run(linker, arguments, cancellation: cancellation) {
         case .interrupted: return .failure(.interrupted)

@@ -84,6 +84,11 @@ final class HostSupervisor: @unchecked Sendable {
         transition { $0.start() }
     }
 
+    /// The process id of the host that takes commands now, if one is ready.
+    var readyHostProcess: Int32? {
+        lock.withLock { state.readyHost.flatMap { hosts[$0]?.process.pid } }
+    }
+
     /// How long the promotion that brought back cell `id`'s host took, once.
     func takeRestoreSeconds(for id: CellID) -> Double? {
         lock.withLock { restoreSeconds.removeValue(forKey: id) }

@@ -49,7 +49,7 @@ public struct MessageHeader: Sendable, Equatable {
 }
 
 /// The version of the Jupyter messaging protocol this kernel speaks.
-public let protocolVersion = "5.3"
+public let protocolVersion = "5.5"
 
 /// One Jupyter message: routing identities, header, parent header, metadata, content
 /// and optional binary buffers.

@@ -12,6 +12,12 @@ public enum WireError: Error, CustomStringConvertible, Equatable {
     case invalidHeader(String)
     /// The connection file asks for a signature scheme other than hmac-sha256.
     case unsupportedSignatureScheme(String)
+    /// A correctly signed message whose signature was already accepted once: a replay.
+    case replayed
+    /// A correctly signed message whose header is readable but whose parent header,
+    /// metadata or content is not (invalid UTF-8, not JSON, not an object). It carries
+    /// what is needed to answer the sender.
+    case undecodable(UndecodableMessage)
 
     public var description: String {
         switch self {
@@ -21,6 +27,8 @@ public enum WireError: Error, CustomStringConvertible, Equatable {
         case .invalidJSON(let frame): "the \(frame) frame is not a JSON object; dropped"
         case .invalidHeader(let field): "the header field '\(field)' is missing or not a string; dropped"
         case .unsupportedSignatureScheme(let scheme): "signature scheme '\(scheme)' is not supported; use hmac-sha256"
+        case .replayed: "message signature was already used once (a replayed message); dropped"
+        case .undecodable(let message): "\(message.header.messageType) \(message.header.messageID): \(message.problem)"
         }
     }
 }

@@ -34,15 +34,18 @@ public final class ZeroMQContext: @unchecked Sendable {
     deinit { zmq_ctx_term(handle) }
 }
 
-/// The kinds of socket a Jupyter kernel binds.
+/// The kinds of socket a Jupyter kernel binds (router, publisher, reply), and the
+/// client kinds tests connect with (dealer, subscriber).
 public enum ZeroMQSocketKind: Sendable {
-    case router, publisher, reply
+    case router, publisher, reply, dealer, subscriber
 
     var rawValue: Int32 {
         switch self {
         case .router: ZMQ_ROUTER
         case .publisher: ZMQ_PUB
         case .reply: ZMQ_REP
+        case .dealer: ZMQ_DEALER
+        case .subscriber: ZMQ_SUB
         }
     }
 }
@@ -52,7 +55,7 @@ public enum ZeroMQSocketKind: Sendable {
 /// Thread rules: a socket is used by one thread at a time. Sockets shared between
 /// threads (iopub) are guarded by the caller with a lock.
 public final class ZeroMQSocket: @unchecked Sendable {
-    private let handle: UnsafeMutableRawPointer
+    let handle: UnsafeMutableRawPointer
     private let context: ZeroMQContext
 
     /// Creates a socket in a context.

@@ -1,0 +1,224 @@
+"""The kernel's files and processes over its life, through jupyter_client: a private cell
+directory removed at shutdown and on SIGTERM, directories of dead kernels swept at start,
+and no orphans when the process that started the kernel is killed (JPY_PARENT_PID), even
+with a cell compiling, a cell running and the language server up."""
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+from jupyter_client.manager import KernelManager
+
+from conftest import KERNEL_NAME
+from kernel_helpers import results, run_cell
+
+SLOW_MARKER = "BENCHBOOK_TEST_SLOW_COMPILE"
+
+
+def wait_until(condition, timeout=15, interval=0.1):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(interval)
+    return condition()
+
+
+def cell_directories(tmpdir, pid=None):
+    return sorted(Path(tmpdir).glob(f"benchbook-{pid if pid else '*'}-*"))
+
+
+def alive(processes):
+    """The processes of a snapshot that still run (zombies count as gone)."""
+    left = []
+    for p in processes:
+        try:
+            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                left.append(f"{p.pid} {' '.join(p.cmdline())[:120]}")
+        except psutil.NoSuchProcess:
+            pass
+    return left
+
+
+@pytest.fixture
+def private_tmp(tmp_path):
+    """A TMPDIR of the test's own, so the kernel's directory and the sweep are visible."""
+    directory = tmp_path / "tmp"
+    directory.mkdir()
+    return directory
+
+
+def start(private_tmp, **env):
+    km = KernelManager(kernel_name=KERNEL_NAME)
+    km.start_kernel(env=dict(os.environ, TMPDIR=str(private_tmp), **env))
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=60)
+    return km, kc
+
+
+def test_the_cell_directory_is_private_and_removed_at_shutdown(private_tmp):
+    km, kc = start(private_tmp)
+    pid = km.provisioner.process.pid
+    try:
+        reply, outputs = run_cell(kc, "let secret = 42\nsecret")
+        assert results(outputs) == ["42"]
+        [directory] = cell_directories(private_tmp, pid)
+        info = directory.stat()
+        assert stat.S_IMODE(info.st_mode) == 0o700
+        assert info.st_uid == os.geteuid()
+        assert (directory / "Cell1.swift").exists()
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)   # a shutdown request, as a front end sends it
+    assert not km.is_alive()
+    assert cell_directories(private_tmp) == []
+
+
+def test_sigterm_to_the_kernel_alone_stops_host_and_language_server_and_removes_the_directory(private_tmp):
+    km, kc = start(private_tmp)
+    kernel = psutil.Process(km.provisioner.process.pid)
+    try:
+        run_cell(kc, "let word = \"bench\"")
+        kc.complete("word.", 5, reply=True, timeout=120)   # starts SourceKit-LSP
+        children = wait_until(lambda: len(kernel.children()) >= 2 and kernel.children())
+        names = {p.name() for p in children}
+        assert any("cell-host" in n for n in names) and "sourcekit-lsp" in names, names
+        os.kill(kernel.pid, signal.SIGTERM)   # only the kernel, not its process group
+        assert km.provisioner.process.wait(timeout=10) == 0
+        assert wait_until(lambda: not alive(children), timeout=10), alive(children)
+        assert cell_directories(private_tmp) == []
+    finally:
+        kc.stop_channels()
+        km.cleanup_resources()
+
+
+def test_directories_of_dead_kernels_are_swept_at_start(private_tmp):
+    finished = subprocess.Popen(["true"])
+    finished.wait()
+    dead = finished.pid
+    gone = private_tmp / f"benchbook-{dead}-Ab12Cd"
+    gone.mkdir()
+    (gone / "Cell1.swift").write_text("let old = 1\n")
+    (gone / "libCell1.so").write_bytes(b"\0" * 1024)
+    live = private_tmp / f"benchbook-{os.getpid()}-Live01"       # this test's process is alive
+    live.mkdir()
+    other_user = private_tmp / f"benchbook-{dead}-Other1"         # not ours: left alone
+    other_user.mkdir()
+    os.chown(other_user, 65534, 65534)
+    unrelated = private_tmp / "benchbook-notes"
+    unrelated.mkdir()
+    km, kc = start(private_tmp)
+    try:
+        assert wait_until(lambda: not gone.exists(), timeout=10), "the dead kernel's directory is still there"
+        for kept in (live, other_user, unrelated):
+            assert kept.exists(), kept
+        assert len(cell_directories(private_tmp, km.provisioner.process.pid)) == 1
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def test_the_connection_file_is_read_once(private_tmp):
+    km, kc = start(private_tmp)
+    try:
+        os.unlink(km.connection_file)   # the kernel does not need it any more
+        reply, outputs = run_cell(kc, "21 * 2")
+        assert results(outputs) == ["42"]
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def fake_toolchain(root):
+    """The real toolchain, except that swift-frontend hangs (with a child process, as a
+    compiler driver has) on a cell containing SLOW_MARKER: a compile in flight on demand."""
+    real = Path("/opt/swift/usr")
+    bin_dir = root / "usr" / "bin"
+    bin_dir.mkdir(parents=True)
+    (root / "usr" / "lib").symlink_to(real / "lib")
+    for tool in (real / "bin").iterdir():
+        if tool.name != "swift-frontend":
+            (bin_dir / tool.name).symlink_to(tool)
+    wrapper = bin_dir / "swift-frontend"
+    wrapper.write_text(textwrap.dedent(f"""\
+        #!/bin/sh
+        for argument in "$@"; do
+          case "$argument" in
+            *.swift) if grep -q {SLOW_MARKER} "$argument" 2>/dev/null; then sleep 300 & wait; exit 1; fi ;;
+          esac
+        done
+        exec {real}/bin/swift-frontend "$@"
+        """))
+    wrapper.chmod(0o755)
+    return bin_dir
+
+
+PARENT = """
+import json, sys, time
+from jupyter_client.manager import KernelManager
+km = KernelManager(kernel_name=sys.argv[1])
+km.start_kernel()
+kc = km.client(); kc.start_channels(); kc.wait_for_ready(timeout=60)
+kc.execute_interactive("let name = \\"bench\\"", timeout=120)
+kc.complete("name.", 5, reply=True, timeout=120)
+kc.execute(sys.argv[2])
+print(json.dumps({"kernel": km.provisioner.process.pid}), flush=True)
+time.sleep(600)
+"""
+
+LAST_CELLS = {
+    # The compiler (a stand-in whose child sleeps) is running when the parent dies.
+    "compiling": (f'let slow = "{SLOW_MARKER}"', lambda names: "sleep" in names),
+    # The cell host is running a cell when the parent dies.
+    "running": ("import Foundation\nThread.sleep(forTimeInterval: 300)", lambda names: True),
+}
+
+
+@pytest.mark.parametrize("last_cell", sorted(LAST_CELLS))
+def test_no_orphans_when_the_process_that_started_the_kernel_is_killed(private_tmp, tmp_path, last_cell):
+    """A stand-in for a Jupyter server starts the kernel (so JPY_PARENT_PID is its pid), runs
+    a cell, starts the language server, sends one more cell, and is killed with SIGKILL."""
+    code, busy = LAST_CELLS[last_cell]
+    script = tmp_path / "parent.py"
+    script.write_text(PARENT)
+    env = dict(os.environ, TMPDIR=str(private_tmp),
+               PATH=f"{fake_toolchain(tmp_path / 'toolchain')}:{os.environ['PATH']}")
+    parent = subprocess.Popen([sys.executable, str(script), KERNEL_NAME, code], stdout=subprocess.PIPE, text=True, env=env)
+    kernel = None
+    try:
+        line = parent.stdout.readline()
+        assert line, "the stand-in server did not start the kernel"
+        kernel = psutil.Process(json.loads(line)["kernel"])
+        assert kernel.ppid() == parent.pid
+        assert kernel.environ().get("JPY_PARENT_PID") == str(parent.pid)
+
+        def snapshot():
+            processes = [kernel] + kernel.children(recursive=True)
+            names = {p.name() for p in processes}
+            ready = "sourcekit-lsp" in names and any("cell-host" in n for n in names) and busy(names)
+            return processes if ready else None
+        processes = wait_until(snapshot, timeout=60)
+        assert processes, f"not all of host, language server and the last cell's work seen: {kernel.children(recursive=True)}"
+        time.sleep(0.5)
+
+        parent.kill()
+        parent.wait(timeout=10)
+        assert wait_until(lambda: not alive(processes), timeout=10), f"left running: {alive(processes)}"
+        assert cell_directories(private_tmp) == []
+    finally:
+        parent.kill()
+        if kernel is not None:
+            for p in [kernel] + (kernel.children(recursive=True) if kernel.is_running() else []):
+                try:
+                    p.kill()
+                except psutil.NoSuchProcess:
+                    pass
