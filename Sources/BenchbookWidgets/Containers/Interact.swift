@@ -1,8 +1,10 @@
+import Foundation
 public import BenchbookRuntime
 
 /// Controls and the output of a closure that re-runs when any of them changes: what
 /// ``interact(_:columns:_:)`` builds and shows.
 public final class Interaction: @unchecked Sendable, NotebookDisplayable {
+    private let lock = NSLock()
     /// The controls, in the order given.
     public let controls: [Widget]
     /// Where the closure's displays appear; replaced in place at each run.
@@ -11,8 +13,10 @@ public final class Interaction: @unchecked Sendable, NotebookDisplayable {
     public let box: VBox
     private let body: () throws -> Void
     private var observations: [Observation] = []
+    private var runCount = 0
+
     /// How many times the closure ran.
-    public private(set) var runs = 0
+    public var runs: Int { lock.withLock { runCount } }
 
     init(controls: [Widget], body: @escaping () throws -> Void) {
         self.controls = controls
@@ -32,7 +36,7 @@ public final class Interaction: @unchecked Sendable, NotebookDisplayable {
     /// Runs the closure now and shows its displays in place of the last run's. An error it
     /// throws is shown in the output and reported; the controls keep working.
     public func update() {
-        runs += 1
+        lock.withLock { runCount += 1 }
         do { try output.replace(body) } catch {
             CommTargets.report(error, while: "running the interact closure")
         }
