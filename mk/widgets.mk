@@ -10,9 +10,11 @@ test-widgets: kernelspec ## comms and widgets through jupyter_client (echo, buff
 test-widgets-browser: kernelspec notebook-data models ## notebook 04's explorer in JupyterLab + Chromium
 	$(PYTHON) -m pytest -q -s Tests/python/test_browser_widgets.py
 
-# Median slider-to-image latency of the explorer in the browser: results/widget-latency.json.
-bench-widgets: kernelspec notebook-data models ## slider-to-image latency in the browser (results/)
+# Median slider-to-image latency of the explorer in the browser: results/widget-latency.json;
+# the kernel's share of it through jupyter_client: results/widget-kernel-latency.json.
+bench-widgets: kernelspec notebook-data models ## slider-to-image latency in the browser and in the kernel (results/)
 	BENCHBOOK_RECORD_RESULTS=1 BENCHBOOK_BROWSER_STEPS=30 $(PYTHON) -m pytest -q -s Tests/python/test_browser_widgets.py
+	$(PYTHON) scripts/widgets/bench_kernel_side.py --out results
 
 TEST_TARGETS += test-widgets test-widgets-browser
 RUN_TARGETS  += bench-widgets
