@@ -299,3 +299,20 @@ def test_an_output_widget_captures_what_a_callback_prints_and_displays(kernel):
     assert ("stream", "inside\n") in seen
     [listed] = [s for s in states if "outputs" in s]
     assert listed["outputs"][0]["data"]["text/plain"] == "shown"
+
+
+def test_a_reconnecting_front_end_gets_every_state_through_the_control_comm(kernel):
+    km, kc = kernel
+    _, outputs = run_cell(kc, 'import Foundation\nlet a = IntSlider(value: 5)\nlet picture = ImageWidget(png: Data([1, 2, 3]))')
+    ids = {m["content"]["comm_id"]: m["content"]["data"]["state"]["_model_name"] for m in opened(outputs)}
+    answer = send_comm(kc, "comm_open", {"comm_id": "ctl", "target_name": "jupyter.widget.control", "data": {}})
+    assert not [m for m in answer if m["msg_type"] == "comm_close"], answer
+    answer = send_comm(kc, "comm_msg", {"comm_id": "ctl", "data": {"method": "request_states"}})
+    [reply] = [m for m in answer if m["msg_type"] == "comm_msg"]
+    data = reply["content"]["data"]
+    assert data["method"] == "update_states"
+    assert {key: value["model_name"] for key, value in data["states"].items()} == ids
+    [image_id] = [key for key, name in ids.items() if name == "ImageModel"]
+    assert data["buffer_paths"] == [[image_id, "state", "value"]] and reply["buffers"] == [b"\x01\x02\x03"]
+    slider = next(v for v in data["states"].values() if v["model_name"] == "IntSliderModel")
+    assert slider["state"]["value"] == 5 and slider["model_module"] == "@jupyter-widgets/controls"

@@ -46,6 +46,7 @@ public class Widget: NotebookDisplayable, CustomStringConvertible, @unchecked Se
         comm = Comm(targetName: "jupyter.widget", data: opening.data,
                     metadata: ["version": .string(WidgetState.protocolVersion)], buffers: opening.buffers)
         comm.onMessage { message in try self.receive(message) }
+        WidgetControl.add(self)
     }
 
     /// The model id (the comm id) the front end knows the widget by.
@@ -81,6 +82,7 @@ public class Widget: NotebookDisplayable, CustomStringConvertible, @unchecked Se
 
     /// Closes the widget (and its layout, style and other parts) in the front end.
     public func close() {
+        WidgetControl.remove(self)
         comm.close()
         for part in parts { part.close() }
     }
