@@ -1,5 +1,5 @@
 @testable import BenchbookRuntime
-import BenchbookWidgets
+@testable import BenchbookWidgets
 import Foundation
 import JSONCore
 import Testing
@@ -129,6 +129,21 @@ import Testing
         #expect(interaction.runs == 2 && interaction.output.outputs.count == 4)
         flag.value = true
         #expect(interaction.output.outputs.first?["data"]?["text/plain"] == "on")
+    }
+
+    @Test func updateStatesListsEveryWidgetWithBuffersUnderItsModelID() throws {
+        let slider = IntSlider(value: 4)
+        let picture = ImageWidget(png: Data([7, 8]))
+        let (data, buffers) = WidgetControl.updateStates(of: [slider, picture])
+        #expect(data["method"] == "update_states")
+        #expect(data["states"]?[slider.modelID]?["model_name"] == "IntSliderModel")
+        #expect(data["states"]?[slider.modelID]?["state"]?["value"] == 4)
+        #expect(data["states"]?[picture.modelID]?["state"]?["value"] == nil)
+        #expect(data["buffer_paths"] == [[.string(picture.modelID), "state", "value"]])
+        #expect(buffers == [[7, 8]])
+        #expect(WidgetControl.openWidgets().contains { $0 === picture })
+        picture.close()
+        #expect(!WidgetControl.openWidgets().contains { $0 === picture })
     }
 
     @Test func aButtonClickCallsItsHandler() {

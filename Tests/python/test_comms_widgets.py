@@ -316,3 +316,24 @@ def test_a_reconnecting_front_end_gets_every_state_through_the_control_comm(kern
     assert data["buffer_paths"] == [[image_id, "state", "value"]] and reply["buffers"] == [b"\x01\x02\x03"]
     slider = next(v for v in data["states"].values() if v["model_name"] == "IntSliderModel")
     assert slider["state"]["value"] == 5 and slider["model_module"] == "@jupyter-widgets/controls"
+
+
+def test_a_message_sent_while_a_cell_runs_is_delivered_after_the_cell(kernel):
+    km, kc = kernel
+    _, outputs = run_cell(kc, 'import Foundation\nlet knob = IntSlider()\nknob.observe { print("knob", $0) }')
+    [slider] = opened(outputs, "IntSliderModel")
+    cell = kc.execute('Thread.sleep(forTimeInterval: 1.5)\nprint("cell done")')
+    time.sleep(0.3)
+    update = kc.session.msg("comm_msg", {"comm_id": slider["content"]["comm_id"],
+                                         "data": {"method": "update", "state": {"value": 3}, "buffer_paths": []}})
+    kc.shell_channel.send(update)
+    order = []
+    deadline = time.time() + 30
+    while len(order) < 4:
+        m = kc.get_iopub_msg(timeout=max(0.1, deadline - time.time()))
+        parent = m["parent_header"].get("msg_id")
+        if m["msg_type"] == "stream":
+            order.append(("cell" if parent == cell else "update", m["content"]["text"]))
+        elif m["msg_type"] == "status" and m["content"]["execution_state"] == "idle" and parent in (cell, update["header"]["msg_id"]):
+            order.append(("cell" if parent == cell else "update", "idle"))
+    assert order == [("cell", "cell done\n"), ("cell", "idle"), ("update", "knob 3\n"), ("update", "idle")], order
