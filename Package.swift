@@ -35,6 +35,9 @@ let package = Package(
         /// The notebook library. Dynamic, so the cell host and every compiled cell share
         /// one copy of its state (display channel, interrupt flag, loaded runtimes).
         .library(name: "Benchbook", type: .dynamic, targets: ["Benchbook"]),
+        /// The libtorch shim with libtorch, opened by the notebook library on first use
+        /// (CTorch), so a process that never loads a PyTorch model never pays for libtorch.
+        .library(name: "BenchbookTorch", type: .dynamic, targets: ["CTorchShim"]),
         .executable(name: "benchbook-kernel", targets: ["benchbook-kernel"]),
         .executable(name: "benchbook-cell-host", targets: ["benchbook-cell-host"]),
         .executable(name: "benchbook-cell-parser", targets: ["benchbook-cell-parser"]),
@@ -86,14 +89,16 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
         .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs", "SystemSupport"]),
         .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage"]),
-        // Models (issue 5): libtorch through a C shim, LiteRT through dlopen.
+        // Models (issue 5): libtorch through a C shim in its own library (BenchbookTorch),
+        // opened on first use through CTorch; LiteRT through dlopen.
+        .target(name: "CTorch", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CTorchShim", dependencies: ["CSystemSupport"],
                 cxxSettings: [.define("_GLIBCXX_USE_CXX11_ABI", to: "1"),
                               .unsafeFlags(["-std=c++17", "-I/usr/include/torch/csrc/api/include", "-w"])],
                 linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10"),
                                  .linkedLibrary("gomp"), .linkedLibrary("glog")]),
         .target(name: "CLiteRT", dependencies: ["CSystemSupport"], linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "CTorchShim", "CLiteRT", "SystemSupport"]),
+        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "CTorch", "CLiteRT", "SystemSupport"]),
         .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage"]),
         // Jupyter widgets (issue 14): ipywidgets 8 models over the runtime's comms.
         .target(name: "BenchbookWidgets", dependencies: ["BenchbookRuntime", "JSONCore"]),

@@ -162,3 +162,22 @@ def test_output_of_a_background_thread_goes_to_the_cell_that_started_it(kernel):
             break
     else:
         pytest.fail("the thread's output never arrived")
+
+
+def mapped(pid, name):
+    with open(f"/proc/{pid}/maps") as maps:
+        return name in maps.read()
+
+
+def test_libtorch_loads_only_with_the_first_pytorch_model(kernel):
+    """The cell host starts without libtorch (most of its load time); the first PyTorch
+    model opens it, and models work as before."""
+    km, kc = kernel
+    reply, _ = run_cell(kc, "let ready = 1")
+    assert reply["status"] == "ok", reply
+    host = [pid for pid, name in children(kernel_pid(km)) if name == "benchbook-cell-host"][0]
+    assert not mapped(host, "libtorch_cpu"), "libtorch was loaded before any model"
+    models = os.path.join(os.path.dirname(__file__), "..", "..", "notebooks", "models")
+    reply, outputs = run_cell(kc, f'try Model(contentsOf: "{os.path.abspath(models)}/fashion_cnn.ptl").labels?.count')
+    assert results(outputs) == ["Optional(10)"], reply
+    assert mapped(host, "libtorch_cpu") and mapped(host, "libBenchbookTorch")

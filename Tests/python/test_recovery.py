@@ -52,16 +52,18 @@ def test_a_trap_keeps_every_variable_and_names_the_users_line_once(kernel):
     assert results(outputs) == ["(5, 7, 10000, 9999.0, [1, 2])"], (reply, outputs)
 
 
-@pytest.mark.parametrize("code, expected", [
-    ("let none: Int? = nil\nnone!", "Unexpectedly found nil"),
-    ("let zero = Int(\"0\")!\n1 / zero", "Division by zero"),
-    ('precondition(counter < 0, "counter must be negative")', "counter must be negative"),
-    ("import Glibc\nabort()", "SIGABRT"),
-    ("import Glibc\nraise(SIGSEGV)", "SIGSEGV"),
-    ("import Glibc\nexit(3)", "exit(3)"),
-    ("func down(_ n: Int) -> Int { n == 0 ? 0 : 1 + down(n - 1) }\ndown(100_000_000)", "stack overflow"),
+@pytest.mark.parametrize("code, expected, line", [
+    ("let none: Int? = nil\nnone!", "Unexpectedly found nil", 2),
+    ("let zero = Int(\"0\")!\n1 / zero", "Division by zero", 2),
+    ('precondition(counter < 0, "counter must be negative")', "counter must be negative", 1),
+    ("import Glibc\nabort()", "SIGABRT", 2),
+    ("import Glibc\nraise(SIGSEGV)", "SIGSEGV", 2),
+    ("import Glibc\nexit(3)", "exit(3)", None),
+    ("func down(_ n: Int) -> Int { n == 0 ? 0 : 1 + down(n - 1) }\ndown(100_000_000)", "stack overflow", 1),
 ])
-def test_twenty_traps_of_every_kind_lose_nothing(kernel, code, expected):
+def test_twenty_traps_of_every_kind_lose_nothing(kernel, code, expected, line):
+    """7 kinds x 3 rounds: each names the cell and line of the trap (all but exit, which is
+    no trap), and the counter the earlier cells built survives every one."""
     km, kc = kernel
     run_cell(kc, "var counter = 0")
     for round in range(3):
@@ -70,6 +72,9 @@ def test_twenty_traps_of_every_kind_lose_nothing(kernel, code, expected):
         reply, outputs = run_cell(kc, code)
         assert reply["status"] == "error" and reply["ename"] == "Crash", (round, reply)
         assert expected in reply["evalue"], (round, reply["evalue"])
+        if line is not None:
+            cell = reply["execution_count"]
+            assert reply["evalue"].startswith(f"In[{cell}], line {line}: "), (round, reply["evalue"])
         assert FRAME_MARKER not in everything_shown(outputs, reply)
     reply, outputs = run_cell(kc, "counter")
     assert results(outputs) == ["3"], (reply, outputs)

@@ -1,5 +1,5 @@
 internal import CLiteRT
-internal import CTorchShim
+internal import CTorch
 import Foundation
 
 /// The log lines of the model runtimes (LiteRT, libtorch): kept out of the notebook by

@@ -1,9 +1,10 @@
-internal import CTorchShim
+internal import CTorch
 import BenchbookTensor
 import Foundation
 
-/// Owns one libtorch module (TorchScript or PyTorch Lite) through CTorchShim. Every call
-/// into CTorchShim is in this file.
+/// Owns one libtorch module (TorchScript or PyTorch Lite) through the shim's C interface
+/// (CTorch, which opens libBenchbookTorch.so on first use). Every call into it is in this
+/// file and RuntimeLogs.
 final class TorchModule: ModelRuntime {
     private let handle: OpaquePointer
     private let path: String
@@ -15,6 +16,12 @@ final class TorchModule: ModelRuntime {
     /// - Throws: ``ModelError/corruptModel(path:format:reason:)`` with libtorch's message.
     init(path: String, format: ModelFormat, checkInChild: Bool) throws(ModelError) {
         let code = format == .pyTorchLite ? BBT_FORMAT_LITE : BBT_FORMAT_TORCHSCRIPT
+        var openError: UnsafeMutablePointer<CChar>?
+        if bbt_open(&openError) != 0 {
+            let reason = Self.take(openError) ?? "libBenchbookTorch.so could not be opened"
+            throw .runtimeLibraryMissing(runtime: "libtorch (PyTorch)", searched: [reason.components(separatedBy: ": ").first ?? reason],
+                                         reason: reason)
+        }
         RuntimeLogs.prepareTorch()
         if checkInChild, let reason = ModelFileCheck.refusal({ bbt_check_start(path, code, $0, &$1) }) {
             throw .corruptModel(path: path, format: format, reason: reason)
