@@ -17,7 +17,7 @@ from kernel_helpers import errors, run_cell
 
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels",
-           "BenchbookCharts"]
+           "BenchbookCharts", "BenchbookWidgets"]
 BLOCK = re.compile(r"^\s*/// ```swift\n(.*?)^\s*/// ```$", re.S | re.M)
 
 

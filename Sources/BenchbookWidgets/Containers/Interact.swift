@@ -61,10 +61,10 @@ public final class Interaction: @unchecked Sendable, NotebookDisplayable {
 /// never falls behind the slider.
 ///
 /// ```swift
-/// let threshold = IntSlider(value: 48, range: 0...128, label: "Threshold")
-/// let inverted = Checkbox(value: true, label: "Invert")
-/// interact(threshold, inverted) {
-///     display(try recipe(threshold.value, inverted.value).apply(to: photo))
+/// let copies = IntSlider(value: 3, range: 1...8, label: "Copies")
+/// let loud = Checkbox(value: false, label: "Loud")
+/// interact(copies, loud) {
+///     display(Array(repeating: loud.value ? "HELLO" : "hello", count: copies.value).joined(separator: " "))
 /// }
 /// ```
 /// - Parameters:

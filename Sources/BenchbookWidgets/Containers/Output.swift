@@ -8,7 +8,7 @@ public import JSONCore
 /// ```swift
 /// let out = Output()
 /// display(out)
-/// out.replace { display(chart) }   // replaces what it shows, in place
+/// out.replace { display("the newest result") }   // replaces what it shows, in place
 /// ```
 ///
 /// Displays are kept in the model's `outputs` list, so they show in every view and are
