@@ -176,8 +176,9 @@ median of 5 `%time` runs, with the checks the kernel inserts and without them
 
 The check is a call into the notebook library that reads the interrupt flag: a few
 nanoseconds, against about 5 ns for a bare `n &+= i` iteration at `-Onone`, so the ratio of
-the bare loop is the worst case and moves with the machine's load; a loop that does work
-pays the same few nanoseconds, a smaller share. Reading the flag inline instead of calling
+the bare loop is the worst case and moves with the machine's load; in a loop that does work
+the same few nanoseconds are a small share, here smaller than the spread between runs (a
+ratio below 1 is that spread, not a speed-up). Reading the flag inline instead of calling
 was tried and is slower: Swift checks exclusive access on every read of a global at
 `-Onone`.
 
