@@ -126,9 +126,3 @@ bb_snapshot_result bb_take_snapshot(long after_cell) {
     }
     return BB_SNAPSHOT_TAKEN;
 }
-
-extern int _dispatch_is_multithreaded(void) __attribute__((weak));
-
-int bb_dispatch_has_threads(void) {
-    return _dispatch_is_multithreaded ? _dispatch_is_multithreaded() : 0;
-}

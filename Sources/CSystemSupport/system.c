@@ -148,9 +148,3 @@ long bb_receive_with_fds(int socket, void *bytes, unsigned long capacity, int *f
 
 int bb_become_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
-int bb_peek_exited_child(void) {
-    siginfo_t info;
-    memset(&info, 0, sizeof info);
-    if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return -1;
-    return info.si_pid;
-}

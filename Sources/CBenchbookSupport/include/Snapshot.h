@@ -29,8 +29,4 @@ typedef enum {
 /// The host reaps copies that have exited on each call.
 bb_snapshot_result bb_take_snapshot(long after_cell);
 
-/// True when the libdispatch in this process has started worker threads (a forked copy
-/// has none of them; work sent to its global queues would wait forever).
-int bb_dispatch_has_threads(void);
-
 #endif

@@ -60,9 +60,6 @@ long bb_receive_with_fds(int socket, void *bytes, unsigned long capacity, int *f
 /// Returns 0, or -1 with errno set.
 int bb_become_child_subreaper(void);
 
-/// The pid of an exited child without reaping it (waitid WNOWAIT), 0 when none, -1 when
-/// there are no children.
-int bb_peek_exited_child(void);
 
 /// The resource numbers, for Swift.
 int bb_limit_address_space(void);
