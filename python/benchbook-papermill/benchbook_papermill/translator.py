@@ -271,10 +271,10 @@ class SwiftTranslator(Translator):
         return params
 
 
-def _split_comment(line):
-    """(code, comment) of one line, ``//`` outside string literals starting the comment."""
+def _outside_strings(text):
+    """(index, character) of each character of ``text`` outside Swift string literals."""
     in_string = escaped = False
-    for i, ch in enumerate(line):
+    for i, ch in enumerate(text):
         if in_string:
             if escaped:
                 escaped = False
@@ -284,25 +284,23 @@ def _split_comment(line):
                 in_string = False
         elif ch == '"':
             in_string = True
-        elif line.startswith("//", i):
+        else:
+            yield i, ch
+
+
+def _split_comment(line):
+    """(code, comment) of one line, ``//`` outside string literals starting the comment."""
+    for i, _ in _outside_strings(line):
+        if line.startswith("//", i):
             return line[:i], line[i + 2:].strip()
     return line, ""
 
 
 def _depth(code):
     """Open brackets minus closed ones, outside string literals."""
-    depth, in_string, escaped = 0, False, False
-    for ch in code:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "([{":
+    depth = 0
+    for _, ch in _outside_strings(code):
+        if ch in "([{":
             depth += 1
         elif ch in ")]}":
             depth -= 1
