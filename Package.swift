@@ -110,6 +110,7 @@ let package = Package(
         .testTarget(name: "BenchbookRuntimeTests", dependencies: ["BenchbookRuntime", "HostProtocol", "SystemSupport"]),
         .target(name: "EngineTestSupport", dependencies: ["CellEngine"], path: "Tests/EngineTestSupport"),
         .testTarget(name: "CellEngineTests", dependencies: ["CellEngine", "CellSource", "EngineTestSupport", "SystemSupport", "HostProtocol"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol", "JSONCore", "SystemSupport", "CellSource"]),
         .testTarget(name: "CellParsingTests", dependencies: ["CellParsing", "CellSource"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),

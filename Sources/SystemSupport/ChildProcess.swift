@@ -14,6 +14,9 @@ import Glibc
 /// Thread rules: ``signal(_:)`` may be called from any thread at any time, even after the
 /// child was reaped (a pidfd never reaches a process that reused the number). Reaping
 /// (``waitForExit()``, ``exitStatusIfExited()``) is done by one thread, the owner.
+/// Starting, adopting and reaping a child, and ``Subreaper``'s sweep of orphans, happen
+/// under one process-wide lock (``registry``), so the sweep never sees a child of ours
+/// that is not registered yet or already reaped but still registered.
 public final class ChildProcess: @unchecked Sendable {
     /// What to start and how.
     public struct Configuration: Sendable {
@@ -47,11 +50,9 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// The process id.
     public let pid: Int32
-    /// Every child a ``ChildProcess`` will reap, for ``Subreaper``.
-    private static let owned = Mutex<Set<Int32>>([])
-
-    /// The pids of children that ``ChildProcess`` objects own and have not reaped.
-    static var ownedProcesses: Set<Int32> { owned.withLock { $0 } }
+    /// Every child a ``ChildProcess`` will reap. Held while a child is started (until it is
+    /// registered), while one is reaped (until it is forgotten) and by ``Subreaper``.
+    static let registry = Mutex<Set<Int32>>([])
     /// Readable once the process has exited (a pidfd), for `poll`.
     public let exitNotification: FileDescriptor
     private let inGroup: Bool
@@ -106,32 +107,39 @@ public final class ChildProcess: @unchecked Sendable {
             cArguments.forEach { free($0) }
             cEnvironment?.forEach { free($0) }
         }
-        var child: Int32 = 0
-        let result: Int32
-        if cEnvironment != nil {
-            result = posix_spawn(&child, configuration.executable, &actions, &attributes, &cArguments, &cEnvironment!)
-        } else {
-            result = posix_spawn(&child, configuration.executable, &actions, &attributes, &cArguments, environ)
+        // Started and registered in one step: a child that exits at once is never taken
+        // for an orphan and reaped behind this object's back.
+        let (result, child, pidfd) = Self.registry.withLock { registry -> (Int32, Int32, Int32) in
+            var child: Int32 = 0
+            let result: Int32
+            if cEnvironment != nil {
+                result = posix_spawn(&child, configuration.executable, &actions, &attributes, &cArguments, &cEnvironment!)
+            } else {
+                result = posix_spawn(&child, configuration.executable, &actions, &attributes, &cArguments, environ)
+            }
+            guard result == 0 else { return (result, 0, -1) }
+            registry.insert(child)
+            return (result, child, bb_pidfd_open(child))
         }
         guard result == 0 else { throw SystemError("posix_spawn \(configuration.executable)", code: result) }
 
         pid = child
-        Self.owned.withLock { _ = $0.insert(child) }
         inGroup = configuration.newProcessGroup
-        let pidfd = bb_pidfd_open(child)
         exitNotification = FileDescriptor(rawValue: pidfd)
         if pidfd < 0 {
             let error = SystemError("pidfd_open")
             Glibc.kill(child, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0, errno == EINTR {}
+            Self.registry.withLock { registry in
+                var status: Int32 = 0
+                while waitpid(child, &status, 0) < 0, errno == EINTR {}
+                registry.remove(child)
+            }
             throw error
         }
         exitNotification.setCloseOnExec()
         do { try configuration.limits.apply(to: child) } catch {
             _ = bb_pidfd_send_signal(pidfd, SIGKILL)
-            let status = Self.reap(child)
-            reaped.withLock { $0 = status }
+            _ = waitForExit()
             throw error
         }
     }
@@ -145,10 +153,13 @@ public final class ChildProcess: @unchecked Sendable {
     ///     (``signalGroup(_:)`` then reaches that group).
     /// - Throws: ``SystemError`` when there is no such process.
     public init(adopting pid: Int32, leadsGroup: Bool = false) throws(SystemError) {
-        let pidfd = bb_pidfd_open(pid)
+        let pidfd = Self.registry.withLock { registry in
+            let pidfd = bb_pidfd_open(pid)
+            if pidfd >= 0 { registry.insert(pid) }
+            return pidfd
+        }
         guard pidfd >= 0 else { throw SystemError("pidfd_open \(pid)") }
         self.pid = pid
-        Self.owned.withLock { _ = $0.insert(pid) }
         inGroup = leadsGroup
         exitNotification = FileDescriptor(rawValue: pidfd)
         exitNotification.setCloseOnExec()
@@ -181,10 +192,11 @@ public final class ChildProcess: @unchecked Sendable {
     /// Waits until the process exits and reaps it.
     /// - Returns: how it ended.
     public func waitForExit() -> ExitStatus {
-        if let known = reaped.withLock({ $0 }) { return known }
-        let status = Self.reap(pid)
-        reaped.withLock { $0 = status }
-        return status
+        while true {
+            if let status = exitStatusIfExited() { return status }
+            // Readable once the child has exited; it is reaped above, under the lock.
+            _ = try? FileDescriptor.poll([exitNotification], timeout: -1)
+        }
     }
 
     /// Waits until the process exits or `seconds` pass.
@@ -204,12 +216,24 @@ public final class ChildProcess: @unchecked Sendable {
     /// - Returns: how it ended, or nil while it runs.
     public func exitStatusIfExited() -> ExitStatus? {
         if let known = reaped.withLock({ $0 }) { return known }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-        Self.owned.withLock { _ = $0.remove(pid) }
-        let decoded = ExitStatus(waitStatus: status)
-        reaped.withLock { $0 = decoded }
-        return decoded
+        // Reaped and forgotten in one step (see ``registry``); `reaped` is set in the same
+        // step, so ``signalGroup(_:)`` never signals a group whose id was freed.
+        return Self.registry.withLock { registry in
+            reaped.withLock { known -> ExitStatus? in
+                if let known { return known }
+                var status: Int32 = 0
+                let result = waitpid(pid, &status, WNOHANG)
+                if result == pid {
+                    known = ExitStatus(waitStatus: status)
+                } else if result < 0, errno == ECHILD {
+                    known = .exited(code: -1)  // not a child of ours (cannot happen while registered)
+                } else {
+                    return nil
+                }
+                registry.remove(pid)
+                return known
+            }
+        }
     }
 
     /// Kills the process (and its group, when it has one) and reaps it.
@@ -218,15 +242,5 @@ public final class ChildProcess: @unchecked Sendable {
     public func kill() -> ExitStatus {
         signalGroup(SIGKILL)
         return waitForExit()
-    }
-
-    /// Blocks until `pid` exits and reaps it.
-    private static func reap(_ pid: Int32) -> ExitStatus {
-        var status: Int32 = 0
-        defer { owned.withLock { _ = $0.remove(pid) } }
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return .exited(code: -1) }
-        }
-        return ExitStatus(waitStatus: status)
     }
 }

@@ -19,10 +19,19 @@ public enum Subreaper {
 
     /// Reaps exited children that no ``ChildProcess`` owns (they reap their own).
     public static func reapAdoptedOrphans() {
-        let owned = ChildProcess.ownedProcesses
-        for pid in children() where !owned.contains(pid) {
-            var status: Int32 = 0
-            _ = waitpid(pid, &status, WNOHANG)
+        reapAdoptedOrphans { _ in true }
+    }
+
+    /// Reaps the exited children that no ``ChildProcess`` owns and `include` accepts (tests
+    /// sweep only their own children, in a process where other tests start processes).
+    static func reapAdoptedOrphans(where include: (Int32) -> Bool) {
+        // Under the registry's lock: a child being started or reaped is either registered
+        // or gone, never in between.
+        ChildProcess.registry.withLock { owned in
+            for pid in children() where !owned.contains(pid) && include(pid) {
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, WNOHANG)
+            }
         }
     }
 
