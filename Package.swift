@@ -41,6 +41,7 @@ let package = Package(
         .executable(name: "benchbook-kernel", targets: ["benchbook-kernel"]),
         .executable(name: "benchbook-cell-host", targets: ["benchbook-cell-host"]),
         .executable(name: "benchbook-cell-parser", targets: ["benchbook-cell-parser"]),
+        .executable(name: "benchbook-cell-compiler", targets: ["benchbook-cell-compiler"]),
     ],
     targets: [
         // MARK: System libraries
@@ -70,6 +71,9 @@ let package = Package(
                 swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .executableTarget(name: "benchbook-cell-parser", dependencies: ["CellParsing"],
                           swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+        // The compiler, loaded once as the toolchain's in-process SourceKit (dlopen).
+        .target(name: "CSourceKit", linkerSettings: [.linkedLibrary("dl")]),
+        .executableTarget(name: "benchbook-cell-compiler", dependencies: ["CSourceKit", "CellSource", "HostProtocol", "SystemSupport"]),
         .target(name: "CellEngine", dependencies: ["CellSource", "HostProtocol", "SystemSupport", "JSONCore"]),
         .target(name: "CellCompletion", dependencies: ["CellEngine", "CellSource", "SystemSupport", "JSONCore"]),
         .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"]),

@@ -52,17 +52,22 @@ public final class CellEngine: @unchecked Sendable {
 
     deinit { shutdown() }
 
-    /// Starts the cell host (which loads the notebook library) and the cell parser,
-    /// without waiting for either.
+    /// Starts the cell host (which loads the notebook library), the cell parser and the
+    /// cell compiler, without waiting for any.
     public func prepare() {
         supervisor.prepare()
         parser.warmUp()
+        let compiler = self.compiler
+        let warmUp = Thread { compiler.warmUp() }
+        warmUp.name = "cell compiler warm-up"
+        warmUp.start()
     }
 
-    /// Stops the cell host and the parser.
+    /// Stops the cell host, the parser and the compiler.
     public func shutdown() {
         supervisor.shutdown()
         parser.stop()
+        compiler.server.stop()
     }
 
     /// Interrupts the cell that is compiling or running: a compile step is stopped; a

@@ -13,14 +13,18 @@ public struct EngineConfiguration: Sendable {
     public var hostExecutable: URL
     /// The cell parser executable.
     public var parserExecutable: URL
+    /// The cell compiler executable (``CellCompilerClient``).
+    public var cellCompilerExecutable: URL
 
     /// Creates a configuration.
-    public init(compiler: URL, libraryDirectory: URL, workDirectory: URL, hostExecutable: URL, parserExecutable: URL) {
+    public init(compiler: URL, libraryDirectory: URL, workDirectory: URL, hostExecutable: URL, parserExecutable: URL,
+                cellCompilerExecutable: URL) {
         self.compiler = compiler
         self.libraryDirectory = libraryDirectory
         self.workDirectory = workDirectory
         self.hostExecutable = hostExecutable
         self.parserExecutable = parserExecutable
+        self.cellCompilerExecutable = cellCompilerExecutable
     }
 
     #if arch(x86_64)
@@ -38,6 +42,11 @@ public struct EngineConfiguration: Sendable {
     /// The directory of `swiftc`, `swift-frontend`, `clang` and `sourcekit-lsp`.
     public var toolsDirectory: URL { compiler.deletingLastPathComponent() }
 
+    /// The toolchain's in-process SourceKit, which the cell compiler loads.
+    public var sourceKitLibrary: URL {
+        toolsDirectory.appendingPathComponent("../lib/libsourcekitdInProc.so").standardizedFileURL
+    }
+
     /// The configuration for a kernel executable inside a SwiftPM build directory:
     /// the library, host and parser sit beside it, `swiftc` is found on PATH (or in
     /// `/opt/swift/usr/bin`), and cells go to a fresh temporary directory.
@@ -53,6 +62,7 @@ public struct EngineConfiguration: Sendable {
             .appendingPathComponent("benchbook-\(getpid())-\(UUID().uuidString.prefix(8))")
         return EngineConfiguration(compiler: compiler, libraryDirectory: directory, workDirectory: work,
                                    hostExecutable: directory.appendingPathComponent("benchbook-cell-host"),
-                                   parserExecutable: directory.appendingPathComponent("benchbook-cell-parser"))
+                                   parserExecutable: directory.appendingPathComponent("benchbook-cell-parser"),
+                                   cellCompilerExecutable: directory.appendingPathComponent("benchbook-cell-compiler"))
     }
 }

@@ -190,6 +190,13 @@ def test_the_explorer_follows_the_threshold_slider_and_invert(lab):
         except Exception:
             page.screenshot(path=ARTEFACTS / "failure.png", full_page=True)
             (ARTEFACTS / "console.txt").write_text("\n".join(console))
+            # Every cell's prompt and output text: an error above the viewport (which stops
+            # Run All) is not in the screenshot.
+            cells = page.evaluate("""() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')].map(cell =>
+                (cell.querySelector('.jp-InputArea-prompt')?.innerText ?? '') + '\\n' +
+                [...cell.querySelectorAll('.jp-OutputArea-output')].map(o => o.innerText.slice(0, 2000)).join('\\n'))""")
+            (ARTEFACTS / "cells.txt").write_text("\n\n".join(cells))
+            shutil.copy(root / "jupyterlab.log", ARTEFACTS / "jupyterlab.log")
             raise
         finally:
             browser.close()

@@ -175,11 +175,17 @@ print(json.dumps({"kernel": km.provisioner.process.pid}), flush=True)
 time.sleep(600)
 """
 
+# A function of 8,000 statements: many seconds in the compiler.
+LONG_COMPILE = "func long() -> Int {\n    var x = 0\n" + "".join(f"    x &+= {i}\n" for i in range(8000)) + "    return x\n}"
+
 LAST_CELLS = {
-    # The compiler (a stand-in whose child sleeps) is running when the parent dies.
-    "compiling": (f'let slow = "{SLOW_MARKER}"', lambda names: "sleep" in names),
+    # swift-frontend (a stand-in whose child sleeps) is running when the parent dies.
+    "compiling with swift-frontend": (f'let slow = "{SLOW_MARKER}"', lambda names: "sleep" in names,
+                                      {"BENCHBOOK_COMPILE_SERVER": "0"}),
+    # The cell compiler process is compiling a long cell when the parent dies.
+    "compiling in the cell compiler": (LONG_COMPILE, lambda names: "benchbook-cell-compiler" in names, {}),
     # The cell host is running a cell when the parent dies.
-    "running": ("import Foundation\nThread.sleep(forTimeInterval: 300)", lambda names: True),
+    "running": ("import Foundation\nThread.sleep(forTimeInterval: 300)", lambda names: True, {}),
 }
 
 
@@ -187,11 +193,11 @@ LAST_CELLS = {
 def test_no_orphans_when_the_process_that_started_the_kernel_is_killed(private_tmp, tmp_path, last_cell):
     """A stand-in for a Jupyter server starts the kernel (so JPY_PARENT_PID is its pid), runs
     a cell, starts the language server, sends one more cell, and is killed with SIGKILL."""
-    code, busy = LAST_CELLS[last_cell]
+    code, busy, settings = LAST_CELLS[last_cell]
     script = tmp_path / "parent.py"
     script.write_text(PARENT)
     env = dict(os.environ, TMPDIR=str(private_tmp),
-               PATH=f"{fake_toolchain(tmp_path / 'toolchain')}:{os.environ['PATH']}")
+               PATH=f"{fake_toolchain(tmp_path / 'toolchain')}:{os.environ['PATH']}", **settings)
     parent = subprocess.Popen([sys.executable, str(script), KERNEL_NAME, code], stdout=subprocess.PIPE, text=True, env=env)
     kernel = None
     try:

@@ -176,6 +176,7 @@ class Hub:
 
 ROLES = {
     "benchbook-kernel": "kernel", "benchbook-cell-host": "host", "benchbook-cell-parser": "parser",
+    "benchbook-cell-compiler": "compiler",
     "sourcekit-lsp": "language server",
     "swift-frontend": "compiler", "swiftc": "compiler", "swift-driver": "compiler", "clang": "compiler",
     "clang-17": "compiler", "ld": "compiler", "ld.gold": "compiler", "ld.lld": "compiler", "lld": "compiler",

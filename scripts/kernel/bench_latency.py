@@ -12,7 +12,10 @@ jupyter_client, the same machine, the same run, interleaved):
   run, their medians; cell 100 against cell 5 (and the medians of cells 96-100 and 3-7);
 - a cell using the library (`try Tensor(shape: [2], float32: [1, 2]).softmax()`) and a cell
   defining a struct, 30 each, p50/p90, with the per-step trace the kernel writes under
-  BENCHBOOK_TRACE=1 (parse, swift-frontend, ld.lld, load and run: medians);
+  BENCHBOOK_TRACE=1 (parse, cell compiler or swift-frontend, ld.lld, load and run: medians);
+- before/after: the trivial, library and struct cells again, 30 each, with
+  BENCHBOOK_COMPILE_SERVER=0 (swift-frontend started for every cell, as before the cell
+  compiler process), each right after the same cells on the default kernel;
 - growth: a 100-cell notebook (bindings, functions, types, uses of earlier cells).
 Times include compiling the cell; the load average is recorded (other work on the 2 cores
 inflates every figure; ratios against ipykernel within the run are the fairer measure).
@@ -50,11 +53,11 @@ def timed(kc, code):
     return elapsed
 
 
-def start_kernel(name="swift", trace_file=None):
+def start_kernel(name="swift", trace_file=None, env=None):
     km = KernelManager(kernel_name=name)
-    options = {}
+    options = {"env": dict(os.environ, **(env or {}))}
     if trace_file is not None:
-        options = {"env": dict(os.environ, BENCHBOOK_TRACE="1"), "stderr": trace_file}
+        options = {"env": dict(options["env"], BENCHBOOK_TRACE="1"), "stderr": trace_file}
     start = time.perf_counter()
     km.start_kernel(**options)
     kc = km.client()
@@ -97,10 +100,11 @@ def hundred_cells(name):
     return times
 
 
-def traced_cells(make_cell, count=30):
+def traced_cells(make_cell, count=30, env=None):
     """`count` cells through a kernel with BENCHBOOK_TRACE=1: their times and each step's median."""
     with tempfile.TemporaryFile(mode="w+") as trace:
-        km, kc, _ = start_kernel("swift", trace_file=trace)
+        km, kc, _ = start_kernel("swift", trace_file=trace, env=env)
+        time.sleep(1)  # the compiler process loads while a user types the first cell
         timed(kc, make_cell(0))
         trace.flush()
         skip = trace.tell()
@@ -149,6 +153,18 @@ def main():
     print(f"struct cell: {summary(struct_times)}, steps {struct_steps}", flush=True)
     trivial_steps = traced_cells(lambda i: f"let t{i} = {i}")[1]
 
+    # Before/after in one run: the same three cells without the cell compiler process.
+    kinds = {"trivial": lambda i: f"let b{i} = {i}",
+             "library": lambda i: f"let bsoft{i} = try Tensor(shape: [2], float32: [1, 2]).softmax()",
+             "struct": lambda i: f"struct BShape{i} {{ var side: Double }}"}
+    before_after = {}
+    for kind, make_cell in kinds.items():
+        after_times, after_steps = traced_cells(make_cell)
+        before_times, before_steps = traced_cells(make_cell, env={"BENCHBOOK_COMPILE_SERVER": "0"})
+        before_after[kind] = {"compiler_process": {**summary(after_times), "steps_ms": after_steps},
+                              "swift_frontend_per_cell": {**summary(before_times), "steps_ms": before_steps}}
+        print(f"{kind} cell, before/after: {before_after[kind]}", flush=True)
+
     km, kc, _ = start_kernel()
     growth = []
     for i in range(1, 101):
@@ -183,6 +199,7 @@ def main():
             "times_s": trivial},
         "library_cell_ms": {**summary(library_times), "steps_ms": library_steps},
         "struct_cell_ms": {**summary(struct_times), "steps_ms": struct_steps},
+        "before_after_ms": before_after,
         "growth_notebook_s": {
             "cell_5": growth[4], "cell_100": growth[99], "ratio_100_to_5": growth[99] / growth[4],
             "median_cells_1_10": median(growth[:10]), "median_cells_91_100": median(growth[90:]),
@@ -196,6 +213,15 @@ def main():
 
     def steps(values):
         return ", ".join(f"{name} {value:.1f}" for name, value in values.items())
+
+    def rows(table):
+        lines = []
+        for kind, pair in table.items():
+            before, after = pair["swift_frontend_per_cell"], pair["compiler_process"]
+            lines.append(f"| {kind} | {before['p50_ms']:.1f} / {before['p90_ms']:.1f} ms | "
+                         f"{after['p50_ms']:.1f} / {after['p90_ms']:.1f} ms | "
+                         f"{before['steps_ms'].get('swift-frontend', 0):.1f} / {after['steps_ms'].get('cell compiler', 0):.1f} ms |")
+        return "\n".join(lines)
 
     (out / "kernel-latency.md").write_text(f"""# Kernel latency
 
@@ -219,6 +245,14 @@ jupyter_client, compile included; ipykernel {__import__('ipykernel').__version__
 
 Steps (medians, ms, from `BENCHBOOK_TRACE=1`): trivial cell: {steps(t['steps_ms'])};
 library cell: {steps(record['library_cell_ms']['steps_ms'])}; struct cell: {steps(record['struct_cell_ms']['steps_ms'])}.
+
+Before and after the cell compiler process (30 cells of each kind, the two kernels one
+after the other in this run; "before" is `BENCHBOOK_COMPILE_SERVER=0`, which starts
+swift-frontend for every cell):
+
+| cell | before: p50 / p90 | after: p50 / p90 | compile step before / after (median) |
+|---|---|---|---|
+{rows(before_after)}
 """)
     print((out / "kernel-latency.md").read_text())
 

@@ -8,8 +8,10 @@ import HostProtocol
 /// Runs the steps the `swiftc` driver would run, directly (the driver itself costs more
 /// than compiling a small cell): the frontend compiles and writes the module, the
 /// object's autolink section lists the libraries it needs, and the linker that clang
-/// would call (lld, see ``LinkCommand``) links the library. Each step is a child process
-/// with resource limits, tracked by the cell's ``CellCancellation`` so an interrupt stops it.
+/// would call (lld, see ``LinkCommand``) links the library. The frontend step runs in the
+/// cell compiler process, which keeps the compiler loaded (``CellCompilerClient``), or as
+/// swift-frontend when that process cannot compile. Each step is a child process with
+/// resource limits, tracked by the cell's ``CellCancellation`` so an interrupt stops it.
 ///
 /// Thread rules: `compile` blocks its caller, one cell at a time.
 final class CellCompiler: @unchecked Sendable {
@@ -22,8 +24,12 @@ final class CellCompiler: @unchecked Sendable {
     /// The linker command for a shared library, asked of clang once.
     private lazy var linkCommand = LinkCommand.discover(clang: configuration.toolsDirectory.appendingPathComponent("clang"))
 
+    /// The long-lived compiler process.
+    let server: CellCompilerClient
+
     init(configuration: EngineConfiguration) {
         self.configuration = configuration
+        server = CellCompilerClient(executable: configuration.cellCompilerExecutable, sourceKit: configuration.sourceKitLibrary)
         // C modules of the library (their module maps), in case a library module's
         // interface mentions them.
         let build = configuration.libraryDirectory
@@ -83,14 +89,8 @@ final class CellCompiler: @unchecked Sendable {
         // A module file (testable, for `@testable import var CellN.x`) only for a cell whose
         // names a later cell can import: writing it is a third of the compile step.
         let moduleOutput = emitsModule ? ["-enable-testing", "-emit-module-path", file(".swiftmodule").path] : []
-        let frontend = [
-            "-frontend", "-c", file(".swift").path, "-target", Self.targetTriple,
-            "-module-name", module, "-parse-as-library",
-            "-swift-version", "5", "-Onone", "-suppress-warnings", "-diagnostic-style", "llvm",
-            "-I", lib.appendingPathComponent("Modules").path, "-I", work.path,
-            "-o", file(".o").path,
-        ] + moduleOutput + Self.lineTableFlags + moduleMapFlags
-        switch run(tools.appendingPathComponent("swift-frontend"), frontend, cancellation: cancellation) {
+        let frontend = frontendArguments(source: file(".swift"), module: module, object: file(".o")) + moduleOutput
+        switch runFrontend(frontend, cancellation: cancellation) {
         case .interrupted: return .failure(.interrupted)
         case .failed(let text):
             return .failure(CompileFailure(diagnostics: CompilerDiagnostics.parse(text, cellLabel: cellLabel, insertions: insertions)))
@@ -124,6 +124,55 @@ final class CellCompiler: @unchecked Sendable {
     }
 
     private enum StepResult { case succeeded, failed(String), interrupted }
+
+    /// Starts the compiler process and has it compile a source that imports the notebook
+    /// library, so the first cell finds the compiler and the library's modules loaded.
+    func warmUp() {
+        let work = configuration.workDirectory
+        let source = work.appendingPathComponent("WarmUp.swift")
+        guard (try? FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)) != nil,
+              (try? "import Benchbook\n".write(to: source, atomically: true, encoding: .utf8)) != nil else { return }
+        let started = DispatchTime.now()
+        server.warmUp(compiling: frontendArguments(source: source, module: "BenchbookWarmUp",
+                                                   object: work.appendingPathComponent("WarmUp.o")).dropFirst().map { $0 })
+        Trace.step("cell compiler warm-up", since: started)
+    }
+
+    /// swift-frontend's arguments for compiling `source` to `object`.
+    private func frontendArguments(source: URL, module: String, object: URL) -> [String] {
+        [
+            "-frontend", "-c", source.path, "-target", Self.targetTriple,
+            "-module-name", module, "-parse-as-library",
+            "-swift-version", "5", "-Onone", "-suppress-warnings", "-diagnostic-style", "llvm",
+            "-I", configuration.libraryDirectory.appendingPathComponent("Modules").path, "-I", configuration.workDirectory.path,
+            "-o", object.path,
+        ] + Self.lineTableFlags + moduleMapFlags
+    }
+
+    /// The frontend step: in the cell compiler process, or as swift-frontend when that
+    /// process cannot compile (or reported a failure without an error, which swift-frontend
+    /// then explains).
+    private func runFrontend(_ arguments: [String], cancellation: CellCancellation) -> StepResult {
+        let started = DispatchTime.now()
+        switch server.compile(Array(arguments.dropFirst()), cancellation: cancellation) {
+        case .succeeded:
+            Trace.step("cell compiler", since: started)
+            return .succeeded
+        case .failed(let diagnostics) where diagnostics.contains("error: "):
+            Trace.step("cell compiler", since: started)
+            return .failed(diagnostics)
+        case .interrupted:
+            // The interrupt killed the compiler process: load another for the next cell.
+            let warmUp = Thread { [self] in self.warmUp() }
+            warmUp.start()
+            return .interrupted
+        case .failed:
+            Trace.note("the cell compiler failed without an error; running swift-frontend")
+        case .unavailable(let reason):
+            Trace.note("running swift-frontend: \(reason)")
+        }
+        return run(configuration.toolsDirectory.appendingPathComponent("swift-frontend"), arguments, cancellation: cancellation)
+    }
 
     /// Runs one step as a child process the cell's cancellation can stop.
     private func run(_ tool: URL, _ arguments: [String], cancellation: CellCancellation) -> StepResult {

@@ -1,0 +1,57 @@
+// benchbook-cell-compiler: compiles notebook cells for the kernel, in one long-lived process.
+//
+// Starting swift-frontend for each cell costs its process start and its set-up (loading
+// the compiler's own libraries, the standard library and the notebook library's modules)
+// every time. This process loads the compiler once, as the toolchain's in-process
+// SourceKit, and runs each compile there (SourceKit's `source.request.compile`).
+//
+// Requests and answers are framed JSON on standard input and output (``CompileRequest``,
+// ``CompileResponse``). The only argument is the path of `libsourcekitdInProc.so`. The
+// kernel starts one beside itself, kills it when a cell is interrupted while compiling,
+// and starts swift-frontend instead when this process cannot compile.
+
+import CSourceKit
+import CellSource
+import Foundation
+import HostProtocol
+import SystemSupport
+
+let input = FileDescriptor(rawValue: 0), output = FileDescriptor(rawValue: 1)
+var failure = [CChar](repeating: 0, count: 1024)
+let opened = CommandLine.arguments.count == 2
+    && bbsk_open(CommandLine.arguments[1], &failure, failure.count) == 0
+let unavailable = opened ? nil
+    : CommandLine.arguments.count == 2 ? String(decoding: failure.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
+    : "usage: benchbook-cell-compiler <path of libsourcekitdInProc.so>"
+
+/// Compiles in this process.
+func compile(_ request: CompileRequest) -> CompileResponse {
+    if let unavailable { return .unavailable(unavailable) }
+    var arguments = request.arguments.map { strdup($0) }
+    defer { arguments.forEach { free($0) } }
+    var text: UnsafeMutablePointer<CChar>?
+    let result = arguments.withUnsafeMutableBufferPointer { buffer in
+        buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+            bbsk_compile($0, Int32(buffer.count), &text)
+        }
+    }
+    let printed = text.map { String(cString: $0) } ?? ""
+    free(text)
+    switch result {
+    case 0: return .succeeded
+    case 1: return .failed(diagnostics: printed)
+    default: return .unavailable(printed)
+    }
+}
+
+while true {
+    guard let payload = try? Framing.readFrame(from: input) else { exit(0) }
+    let response: CompileResponse
+    do {
+        response = compile(try JSONDecoder().decode(CompileRequest.self, from: Data(payload)))
+    } catch {
+        response = .unavailable("the cell compiler could not read the request: \(error)")
+    }
+    guard let body = try? JSONEncoder().encode(response),
+          (try? output.write(all: Framing.frame(body))) != nil else { exit(1) }
+}
