@@ -73,7 +73,7 @@ let package = Package(
                           swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         // The compiler, loaded once as the toolchain's in-process SourceKit (dlopen).
         .target(name: "CSourceKit", linkerSettings: [.linkedLibrary("dl")]),
-        .executableTarget(name: "benchbook-cell-compiler", dependencies: ["CSourceKit", "CellSource", "HostProtocol", "SystemSupport"]),
+        .executableTarget(name: "benchbook-cell-compiler", dependencies: ["CSourceKit", "CHostSupport", "CellSource", "HostProtocol", "SystemSupport"]),
         .target(name: "CellEngine", dependencies: ["CellSource", "HostProtocol", "SystemSupport", "JSONCore"]),
         .target(name: "CellCompletion", dependencies: ["CellEngine", "CellSource", "SystemSupport", "JSONCore"]),
         .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"]),

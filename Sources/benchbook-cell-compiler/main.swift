@@ -10,12 +10,16 @@
 // kernel starts one beside itself, kills it when a cell is interrupted while compiling,
 // and starts swift-frontend instead when this process cannot compile.
 
+import CHostSupport
 import CSourceKit
 import CellSource
 import Foundation
 import HostProtocol
 import SystemSupport
 
+// A compile in progress must not outlive a kernel that was killed (its end of standard
+// input closes only when this process next reads).
+_ = bb_host_exit_with_parent()
 let input = FileDescriptor(rawValue: 0), output = FileDescriptor(rawValue: 1)
 var failure = [CChar](repeating: 0, count: 1024)
 let opened = CommandLine.arguments.count == 2
