@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from queue import Empty
 
 from jupyter_client.manager import KernelManager
 
@@ -67,7 +68,21 @@ def start_kernel(name="swift", trace_file=None, env=None):
         reply = kc.get_shell_msg(timeout=60)
         if reply["header"]["msg_type"] == "kernel_info_reply":
             break
-    return km, kc, time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    # Not timed: IOPub must be subscribed before the first cell, or that cell's idle status
+    # can be lost (ZeroMQ's slow joiner). Ask again until a status arrives on IOPub.
+    while True:
+        kc.kernel_info()
+        try:
+            kc.get_iopub_msg(timeout=0.5)
+            break
+        except Empty:
+            continue
+    while kc.shell_channel.msg_ready():
+        kc.get_shell_msg(timeout=1)
+    while kc.iopub_channel.msg_ready():
+        kc.get_iopub_msg(timeout=1)
+    return km, kc, elapsed
 
 
 def stop(km, kc):
