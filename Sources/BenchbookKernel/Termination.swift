@@ -23,7 +23,6 @@ public enum Termination {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var resources: Resources?
     nonisolated(unsafe) private static var ending = false
-    nonisolated(unsafe) private static var signalSource: DispatchSourceSignal?
 
     /// Registers what to stop and remove, and ends the kernel on SIGTERM (status 0).
     /// - Parameters:
@@ -33,7 +32,7 @@ public enum Termination {
         lock.lock()
         resources = Resources(engine: engine, workDirectory: workDirectory)
         lock.unlock()
-        signalSource = CurrentProcess.handle(SIGTERM) { end(status: 0, reason: "SIGTERM") }
+        CurrentProcess.handle(SIGTERM) { end(status: 0, reason: "SIGTERM") }
     }
 
     /// Stops what the kernel started, removes its files and exits.

@@ -30,19 +30,58 @@ public enum CurrentProcess {
         _ = signal(number, SIG_IGN)
     }
 
-    /// Calls `handler` on `queue` whenever the signal arrives, instead of its default action.
+    /// Holds a signal back (blocks it in the calling thread, and so in every thread started
+    /// after it) until ``handle(_:_:)`` takes it: one sent before then stays pending.
+    ///
+    /// Thread rules: call it on the main thread, before starting other threads.
+    /// - Parameter number: the signal.
+    public static func holdBack(_ number: Int32) {
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, number)
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+    }
+
+    /// Calls `handler` on a thread of its own whenever the signal arrives, instead of its
+    /// default action.
+    ///
+    /// The signal is blocked in the calling thread, and so in every thread started after
+    /// it; the handler's thread takes it with `sigwait`. A signal sent at any moment after
+    /// this call is therefore handled, never lost. (A dispatch signal source ignores the
+    /// signal until it is registered, asynchronously: a SIGTERM sent right after start was
+    /// lost, and the kernel never stopped.) Threads started earlier must block the signal
+    /// too; dispatch's threads block every signal.
+    ///
+    /// Thread rules: call it on the main thread, before starting other threads.
     /// - Parameters:
     ///   - number: the signal (for example SIGTERM).
-    ///   - queue: where the handler runs.
     ///   - handler: what to do; it runs as ordinary code, not in a signal handler.
-    /// - Returns: the source delivering the signal; keep it alive as long as it should.
-    public static func handle(_ number: Int32, on queue: DispatchQueue = .global(),
-                              _ handler: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
-        ignore(number)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-        source.setEventHandler(handler: handler)
-        source.resume()
-        return source
+    public static func handle(_ number: Int32, _ handler: @escaping @Sendable () -> Void) {
+        holdBack(number)
+        let waiter = Unmanaged.passRetained(SignalWaiter(number: number, handler: handler)).toOpaque()
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { argument in
+            let waiter = Unmanaged<SignalWaiter>.fromOpaque(argument!).takeRetainedValue()
+            var awaited = sigset_t()
+            sigemptyset(&awaited)
+            sigaddset(&awaited, waiter.number)
+            while true {
+                var received: Int32 = 0
+                if sigwait(&awaited, &received) == 0 { waiter.handler() }
+            }
+        }, waiter)
+        pthread_detach(thread)
+    }
+
+    /// What a signal-handling thread waits for and calls.
+    private final class SignalWaiter: Sendable {
+        let number: Int32
+        let handler: @Sendable () -> Void
+
+        init(number: Int32, handler: @escaping @Sendable () -> Void) {
+            self.number = number
+            self.handler = handler
+        }
     }
 
     /// Sends a signal to every other process in this process's group (a compiler and its

@@ -16,6 +16,9 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+// A SIGTERM sent while the kernel starts waits until Termination takes it (it then has
+// the cell directory to remove).
+CurrentProcess.holdBack(SIGTERM)
 let arguments = CommandLine.arguments
 guard let flag = arguments.firstIndex(where: { $0 == "-f" || $0 == "--connection-file" }), flag + 1 < arguments.count else {
     fail("usage: benchbook-kernel -f <connection_file>")
