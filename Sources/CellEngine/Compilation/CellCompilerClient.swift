@@ -116,14 +116,7 @@ final class CellCompilerClient: Sendable {
     }
 
     /// Stops the process.
-    func stop() {
-        let connection = state.withLock { state -> Connection? in
-            defer { state.connection = nil }
-            return state.connection
-        }
-        connection?.process.kill()
-        connection?.close()
-    }
+    func stop() { _ = restart() }
 
     /// The running process, started when there is none.
     private func running() throws(SystemError) -> Connection {
@@ -135,9 +128,9 @@ final class CellCompilerClient: Sendable {
         return connection
     }
 
-    /// Drops a process that stopped answering (killed by an interrupt, or crashed); the
-    /// next request starts another.
-    /// - Returns: how it ended.
+    /// Kills and drops the process (one that stopped answering, or at shutdown); the next
+    /// request starts another.
+    /// - Returns: how it ended, or nil when none was running.
     private func restart() -> ExitStatus? {
         let connection = state.withLock { state -> Connection? in
             defer { state.connection = nil }
