@@ -68,3 +68,47 @@ final class AutolinkTests: XCTestCase {
         XCTAssertEqual(run.status, .exited(code: 0), "\(tool.lastPathComponent) \(arguments): \(run.text)")
     }
 }
+
+final class LinkCommandTests: XCTestCase {
+    func testLoadedLibrariesAreLeftOutAndEverythingElseKept() {
+        let command = LinkCommand(linker: URL(fileURLWithPath: "/usr/bin/ld.gold"),
+                                  template: ["-shared", "crti.o", LinkCommand.objectPlaceholder, "-lgcc", "--as-needed",
+                                             "-lgcc_s", "--no-as-needed", "-lc", "-o", LinkCommand.outputPlaceholder])
+        let (_, arguments) = command.arguments(linking: ["a.o", "-lCell2"], output: "libCell3.so") {
+            LoadedLibraries.contains(["libc.so.6", "libgcc_s.so.1", "libCell2.so"], library: $0)
+        }
+        // -lCell2 comes from the caller's `linking`, which the caller has already filtered.
+        XCTAssertEqual(arguments, ["-shared", "crti.o", "a.o", "-lCell2", "-lgcc", "--as-needed", "--no-as-needed",
+                                   "-o", "libCell3.so"])
+        XCTAssertEqual(command.arguments(linking: ["a.o"], output: "x.so").1.filter { $0.hasPrefix("-l") },
+                       ["-lgcc", "-lgcc_s", "-lc"], "nothing is left out unless asked")
+    }
+
+    func testTheDiscoveredLinkerBuildsALibraryThatLoadsWithoutNamingLibc() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let clang = EngineConfiguration.beside(executable: URL(fileURLWithPath: "/x")).compiler
+            .deletingLastPathComponent().appendingPathComponent("clang")
+        let command = LinkCommand.discover(clang: clang)
+        XCTAssertNotEqual(command.linker.lastPathComponent, "clang", "clang names a linker for -shared")
+        let source = work.appendingPathComponent("f.c")
+        let object = work.appendingPathComponent("f.o")
+        try "#include <string.h>\nint benchbook_length(const char *s) { return (int)strlen(s); }\n"
+            .write(to: source, atomically: true, encoding: .utf8)
+        let compiled = try ChildProcess.run(ChildProcess.Configuration(
+            executable: clang.path, arguments: ["-c", "-fPIC", source.path, "-o", object.path]))
+        XCTAssertEqual(compiled.status, .exited(code: 0), compiled.text)
+        let library = work.appendingPathComponent("libf.so")
+        let (linker, arguments) = command.arguments(linking: [object.path], output: library.path) { $0 == "c" }
+        XCTAssertFalse(arguments.contains("-lc"))
+        let linked = try ChildProcess.run(ChildProcess.Configuration(executable: linker.path, arguments: arguments))
+        XCTAssertEqual(linked.status, .exited(code: 0), linked.text)
+        // strlen resolves from the libc this process has loaded, as a cell's symbols do in the host.
+        let handle = try XCTUnwrap(dlopen(library.path, RTLD_NOW | RTLD_LOCAL), String(cString: dlerror()))
+        defer { dlclose(handle) }
+        let symbol = try XCTUnwrap(dlsym(handle, "benchbook_length"))
+        let length = unsafeBitCast(symbol, to: (@convention(c) (UnsafePointer<CChar>) -> Int32).self)
+        XCTAssertEqual("benchbook".withCString { length($0) }, 9)
+    }
+}

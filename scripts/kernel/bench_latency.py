@@ -12,7 +12,7 @@ jupyter_client, the same machine, the same run, interleaved):
   run, their medians; cell 100 against cell 5 (and the medians of cells 96-100 and 3-7);
 - a cell using the library (`try Tensor(shape: [2], float32: [1, 2]).softmax()`) and a cell
   defining a struct, 30 each, p50/p90, with the per-step trace the kernel writes under
-  BENCHBOOK_TRACE=1 (parse, cell compiler or swift-frontend, ld.lld, load and run: medians);
+  BENCHBOOK_TRACE=1 (parse, cell compiler or swift-frontend, the linker (ld.gold), load and run: medians);
 - before/after: the trivial, library and struct cells again, 30 each, with
   BENCHBOOK_COMPILE_SERVER=0 (swift-frontend started for every cell, as before the cell
   compiler process), each right after the same cells on the default kernel;

@@ -8,7 +8,7 @@ import HostProtocol
 /// Runs the steps the `swiftc` driver would run, directly (the driver itself costs more
 /// than compiling a small cell): the frontend compiles and writes the module, the
 /// object's autolink section lists the libraries it needs, and the linker that clang
-/// would call (lld, see ``LinkCommand``) links the library. The frontend step runs in the
+/// would call (gold or lld, see ``LinkCommand``) links the library. The frontend step runs in the
 /// cell compiler process, which keeps the compiler loaded (``CellCompilerClient``), or as
 /// swift-frontend when that process cannot compile. Each step is a child process with
 /// resource limits, tracked by the cell's ``CellCancellation`` so an interrupt stops it.
@@ -101,7 +101,7 @@ final class CellCompiler: @unchecked Sendable {
             return .failure(.toolFailed("the compiler", "its object file \(file(".o").path) is missing or not ELF"))
         }
         // Libraries the host has loaded globally (the notebook library, the Swift runtime,
-        // earlier cells) resolve at dlopen; naming them costs most of the link.
+        // earlier cells, the C library) resolve at dlopen; naming them costs most of the link.
         let autolinkedNames = autolinked.filter { $0.hasPrefix("-l") }.map { String($0.dropFirst(2)) }
         let needed = (["swiftCore", "Benchbook"] + autolinkedNames + linking)
             .filter { !LoadedLibraries.contains(alreadyLoaded, library: $0) }
@@ -114,7 +114,9 @@ final class CellCompiler: @unchecked Sendable {
             "-rpath", runtime.path, "-rpath", lib.path, "-rpath", work.path,
         ]
         let libraries = paths + libraryFlags + otherFlags
-        let (linker, arguments) = linkCommand.arguments(linking: libraries, output: library.path)
+        let (linker, arguments) = linkCommand.arguments(linking: libraries, output: library.path) {
+            LoadedLibraries.contains(alreadyLoaded, library: $0)
+        }
         switch run(linker, arguments, cancellation: cancellation) {
         case .interrupted: return .failure(.interrupted)
         case .failed(let text): return .failure(.toolFailed(linker.lastPathComponent, text))
