@@ -62,11 +62,6 @@ final class AutolinkTests: XCTestCase {
         XCTAssertEqual(read.count, Set(read).count, "entries are listed once")
         XCTAssertNil(AutolinkEntries.read(from: Data("not an object".utf8)))
     }
-
-    private func runTool(_ tool: URL, _ arguments: [String]) throws {
-        let run = try ChildProcess.run(ChildProcess.Configuration(executable: tool.path, arguments: arguments))
-        XCTAssertEqual(run.status, .exited(code: 0), "\(tool.lastPathComponent) \(arguments): \(run.text)")
-    }
 }
 
 final class LinkCommandTests: XCTestCase {
@@ -82,6 +77,48 @@ final class LinkCommandTests: XCTestCase {
                                    "-o", "libCell3.so"])
         XCTAssertEqual(command.arguments(linking: ["a.o"], output: "x.so").1.filter { $0.hasPrefix("-l") },
                        ["-lgcc", "-lgcc_s", "-lc"], "nothing is left out unless asked")
+    }
+
+    func testSearchPathsAreLeftOutOnlyWhenNoLibraryIsNamed() {
+        let command = LinkCommand(linker: URL(fileURLWithPath: "/usr/bin/ld.gold"),
+                                  template: ["-shared", "-L/usr/lib", LinkCommand.objectPlaceholder, "-lgcc",
+                                             "-o", LinkCommand.outputPlaceholder])
+        let linking = ["a.o", "-L", "/work", "-lCell2"]
+        XCTAssertEqual(command.arguments(linking: linking, output: "x.so").1,
+                       ["-shared", "-L/usr/lib", "a.o", "-L", "/work", "-lCell2", "-lgcc", "-o", "x.so"])
+        XCTAssertEqual(command.arguments(linking: ["a.o", "-L", "/work"], output: "x.so") { $0 == "gcc" }.1,
+                       ["-shared", "a.o", "-o", "x.so"])
+        XCTAssertEqual(LinkCommand.withoutSearchPaths(["-L", "/a", "-L/b", "-o", "-Lc", "x"]), ["-o", "x"])
+    }
+
+    /// A cell's 128-bit division calls libgcc's `__divti3`: with `libgcc.a` left out of the
+    /// link, the copy in `libgcc_s.so.1` (loaded in the host, as in this process) serves it.
+    func testLibgccRoutinesResolveFromTheLoadedSharedLibgcc() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let clang = EngineConfiguration.beside(executable: URL(fileURLWithPath: "/x")).compiler
+            .deletingLastPathComponent().appendingPathComponent("clang")
+        let source = work.appendingPathComponent("d.c"), object = work.appendingPathComponent("d.o")
+        try "long long benchbook_divide(long long a, long long b) { return (long long)((__int128)a * 1000 / b); }\n"
+            .write(to: source, atomically: true, encoding: .utf8)
+        try runTool(clang, ["-c", "-fPIC", "-O0", source.path, "-o", object.path])
+        let command = LinkCommand.discover(clang: clang)
+        let loaded = LoadedLibraries.names(of: getpid())
+        let library = work.appendingPathComponent("libd.so")
+        let (linker, arguments) = command.arguments(linking: [object.path], output: library.path) {
+            LoadedLibraries.contains(loaded, library: LinkCommand.sharedStandIns[$0] ?? $0)
+        }
+        XCTAssertFalse(arguments.contains { $0.hasPrefix("-l") || $0.hasPrefix("-L") }, "\(arguments)")
+        try runTool(linker, arguments)
+        let undefined = try ChildProcess.run(ChildProcess.Configuration(
+            executable: "/usr/bin/nm", arguments: ["-D", "--undefined-only", library.path]))
+        XCTAssertTrue(undefined.text.contains("__divti3"), "the division is left to the loaded libgcc_s: \(undefined.text)")
+        let handle = try XCTUnwrap(dlopen(library.path, RTLD_NOW | RTLD_LOCAL), String(cString: dlerror()))
+        defer { dlclose(handle) }
+        let divide = unsafeBitCast(try XCTUnwrap(dlsym(handle, "benchbook_divide")),
+                                   to: (@convention(c) (Int64, Int64) -> Int64).self)
+        XCTAssertEqual(divide(123_456_789_012, 7), 123_456_789_012 * 1000 / 7)
     }
 
     func testTheDiscoveredLinkerBuildsALibraryThatLoadsWithoutNamingLibc() throws {
@@ -110,5 +147,13 @@ final class LinkCommandTests: XCTestCase {
         let symbol = try XCTUnwrap(dlsym(handle, "benchbook_length"))
         let length = unsafeBitCast(symbol, to: (@convention(c) (UnsafePointer<CChar>) -> Int32).self)
         XCTAssertEqual("benchbook".withCString { length($0) }, 9)
+    }
+}
+
+extension XCTestCase {
+    /// Runs a tool and fails the test when it does not exit with 0.
+    fileprivate func runTool(_ tool: URL, _ arguments: [String]) throws {
+        let run = try ChildProcess.run(ChildProcess.Configuration(executable: tool.path, arguments: arguments))
+        XCTAssertEqual(run.status, .exited(code: 0), "\(tool.lastPathComponent) \(arguments): \(run.text)")
     }
 }

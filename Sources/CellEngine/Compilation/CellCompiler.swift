@@ -102,9 +102,11 @@ final class CellCompiler: @unchecked Sendable {
         }
         // Libraries the host has loaded globally (the notebook library, the Swift runtime,
         // earlier cells, the C library) resolve at dlopen; naming them costs most of the link.
+        let hostServes = { (name: String) in
+            LoadedLibraries.contains(alreadyLoaded, library: LinkCommand.sharedStandIns[name] ?? name)
+        }
         let autolinkedNames = autolinked.filter { $0.hasPrefix("-l") }.map { String($0.dropFirst(2)) }
-        let needed = (["swiftCore", "Benchbook"] + autolinkedNames + linking)
-            .filter { !LoadedLibraries.contains(alreadyLoaded, library: $0) }
+        let needed = (["swiftCore", "Benchbook"] + autolinkedNames + linking).filter { !hostServes($0) }
         var seen = Set<String>()
         let libraryFlags: [String] = needed.filter { seen.insert($0).inserted }.map { "-l" + $0 }
         let otherFlags: [String] = autolinked.filter { !$0.hasPrefix("-l") }
@@ -114,9 +116,7 @@ final class CellCompiler: @unchecked Sendable {
             "-rpath", runtime.path, "-rpath", lib.path, "-rpath", work.path,
         ]
         let libraries = paths + libraryFlags + otherFlags
-        let (linker, arguments) = linkCommand.arguments(linking: libraries, output: library.path) {
-            LoadedLibraries.contains(alreadyLoaded, library: $0)
-        }
+        let (linker, arguments) = linkCommand.arguments(linking: libraries, output: library.path, omitting: hostServes)
         switch run(linker, arguments, cancellation: cancellation) {
         case .interrupted: return .failure(.interrupted)
         case .failed(let text): return .failure(.toolFailed(linker.lastPathComponent, text))
