@@ -39,6 +39,7 @@ let package = Package(
         /// (CTorch), so a process that never loads a PyTorch model never pays for libtorch.
         .library(name: "BenchbookTorch", type: .dynamic, targets: ["CTorchShim"]),
         .executable(name: "benchbook-kernel", targets: ["benchbook-kernel"]),
+        .executable(name: "benchbook-kernel-launcher", targets: ["benchbook-kernel-launcher"]),
         .executable(name: "benchbook-cell-host", targets: ["benchbook-cell-host"]),
         .executable(name: "benchbook-cell-parser", targets: ["benchbook-cell-parser"]),
         .executable(name: "benchbook-cell-compiler", targets: ["benchbook-cell-compiler"]),
@@ -78,6 +79,8 @@ let package = Package(
         .target(name: "CellCompletion", dependencies: ["CellEngine", "CellSource", "SystemSupport", "JSONCore"]),
         .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"]),
         .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel", "CellEngine", "JupyterWire", "SystemSupport"]),
+        // What the kernelspec starts: binds the kernel's ports at once, then execs benchbook-kernel (C, no Swift libraries to load).
+        .executableTarget(name: "benchbook-kernel-launcher"),
         .target(name: "CHostSupport"),
         .executableTarget(name: "benchbook-cell-host", dependencies: ["CHostSupport", "HostProtocol", "SystemSupport"],
                           swiftSettings: [.swiftLanguageMode(.v5)]),

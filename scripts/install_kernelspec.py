@@ -2,7 +2,8 @@
 
     .venv/bin/python scripts/install_kernelspec.py --kernel .build/release/benchbook-kernel
 
-Copies kernels/swift/ (kernel.json and logos) and points argv at the built kernel, so
+Copies kernels/swift/ (kernel.json and logos) and points argv at the built kernel (at
+benchbook-kernel-launcher beside it, which binds the ports and becomes the kernel), so
 `jupyter kernelspec list` shows "swift" and any Jupyter client can start it.
 
 By default for the current user (JUPYTER_DATA_DIR, else ~/.local/share/jupyter); with
@@ -33,7 +34,10 @@ def main() -> None:
         spec_dir = Path(tmp) / args.name
         shutil.copytree(ROOT / "kernels" / "swift", spec_dir)
         spec = json.loads((spec_dir / "kernel.json").read_text())
-        spec["argv"] = [str(kernel), "-f", "{connection_file}"]
+        # The launcher binds the kernel's ports within a millisecond, then becomes the kernel:
+        # a client that connects before the ports are bound waits ZeroMQ's 100 ms retry.
+        launcher = kernel.with_name("benchbook-kernel-launcher")
+        spec["argv"] = [str(launcher if launcher.exists() else kernel), "-f", "{connection_file}"]
         (spec_dir / "kernel.json").write_text(json.dumps(spec, indent=2) + "\n")
         if args.prefix:
             destination = KernelSpecManager().install_kernel_spec(str(spec_dir), args.name, prefix=args.prefix)

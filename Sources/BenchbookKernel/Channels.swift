@@ -22,7 +22,12 @@ final class Channels: @unchecked Sendable {
 
     /// Binds every socket to the ports of the connection file.
     /// - Throws: ``ZeroMQError`` or ``WireError`` (unsupported signature scheme).
-    init(connection: ConnectionInfo) throws {
+    /// Binds the five sockets.
+    /// - Parameters:
+    ///   - connection: the connection file.
+    ///   - listening: sockets already listening on some of its TCP ports, by port
+    ///     (``InheritedListeners``); the other ports are bound here.
+    init(connection: ConnectionInfo, listening: [Int: Int32] = [:]) throws {
         context = try ZeroMQContext()
         shell = try ZeroMQSocket(.router, context: context)
         control = try ZeroMQSocket(.router, context: context)
@@ -31,11 +36,10 @@ final class Channels: @unchecked Sendable {
         heartbeat = try ZeroMQSocket(.reply, context: context)
         codec = WireCodec(signer: try MessageSigner(key: connection.key, scheme: connection.signatureScheme))
         try Self.secure([shell, control, stdin, iopub, heartbeat], connection: connection)
-        try shell.bind(connection.endpoint(port: connection.shellPort))
-        try control.bind(connection.endpoint(port: connection.controlPort))
-        try stdin.bind(connection.endpoint(port: connection.stdinPort))
-        try iopub.bind(connection.endpoint(port: connection.iopubPort))
-        try heartbeat.bind(connection.endpoint(port: connection.heartbeatPort))
+        for (socket, port) in [(shell, connection.shellPort), (control, connection.controlPort), (stdin, connection.stdinPort),
+                               (iopub, connection.iopubPort), (heartbeat, connection.heartbeatPort)] {
+            try socket.bind(connection.endpoint(port: port), listening: connection.transport == "tcp" ? listening[port] : nil)
+        }
     }
 
     /// A new message answering or belonging to `parent`.

@@ -13,7 +13,8 @@ import SystemSupport
 /// calls ``run()``. The handlers live in `Handlers/`, one file per concern.
 public final class Kernel: @unchecked Sendable {
     let channels: Channels
-    let engine: CellEngine
+    /// The engine that compiles and runs the cells.
+    public let engine: CellEngine
     /// Completion and inspection; SourceKit-LSP starts on first use. Shell thread only.
     private(set) lazy var completion = CodeCompletion(engine: engine)
     var state = ExecutionState()
@@ -22,14 +23,20 @@ public final class Kernel: @unchecked Sendable {
     /// update behind a stale one), served before the socket is read again. Shell thread only.
     var readAhead = ShellQueue()
 
-    /// Binds the sockets of a connection file.
+    /// Binds the sockets of a connection file, then makes the engine.
+    ///
+    /// The sockets come first: a client connects as soon as it has started the kernel, and
+    /// a connection attempted before the port is bound costs it ZeroMQ's reconnect
+    /// interval (100 ms by default) - more than the kernel takes to start.
     /// - Parameters:
     ///   - connection: the parsed connection file.
-    ///   - engine: the engine that compiles and runs cells.
+    ///   - listening: sockets `benchbook-kernel-launcher` has listened on since the kernel
+    ///     started, by port (``InheritedListeners/take()``); they are used instead of binding.
+    ///   - makeEngine: makes the engine that compiles and runs cells.
     /// - Throws: ``ZeroMQError`` when a port cannot be bound.
-    public init(connection: ConnectionInfo, engine: CellEngine) throws {
-        channels = try Channels(connection: connection)
-        self.engine = engine
+    public init(connection: ConnectionInfo, listening: [Int: Int32] = [:], makeEngine: () -> CellEngine) throws {
+        channels = try Channels(connection: connection, listening: listening)
+        engine = makeEngine()
         channels.answerUndecodable = { [unowned self] in answerUndecodable($0, on: $1) }
     }
 

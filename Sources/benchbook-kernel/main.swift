@@ -19,6 +19,8 @@ func fail(_ message: String) -> Never {
 // A SIGTERM sent while the kernel starts waits until Termination takes it (it then has
 // the cell directory to remove).
 CurrentProcess.holdBack(SIGTERM)
+// Sockets the launcher bound (it is what the kernelspec starts); read before any thread starts.
+let listening = InheritedListeners.take()
 let arguments = CommandLine.arguments
 guard let flag = arguments.firstIndex(where: { $0 == "-f" || $0 == "--connection-file" }), flag + 1 < arguments.count else {
     fail("usage: benchbook-kernel -f <connection_file>")
@@ -38,13 +40,13 @@ workDirectory.removeAtExit()
 DispatchQueue.global(qos: .utility).async { WorkDirectory.sweepStale() }
 var configuration = EngineConfiguration.beside(executable: selfPath)
 configuration.workDirectory = workDirectory.url
-let engine = CellEngine(configuration: configuration)
-// SIGTERM, or the process that started the kernel gone (JPY_PARENT_PID): stop everything.
-Termination.install(engine: engine, workDirectory: workDirectory)
+let kernel: Kernel
 do {
-    let kernel = try Kernel(connection: connection, engine: engine)
-    ParentWatch()?.start { Termination.end(status: 1, reason: "the process that started the kernel is gone") }
-    kernel.run()
+    kernel = try Kernel(connection: connection, listening: listening) { CellEngine(configuration: configuration) }
 } catch {
     fail("cannot start: \(error)")
 }
+// SIGTERM, or the process that started the kernel gone (JPY_PARENT_PID): stop everything.
+Termination.install(engine: kernel.engine, workDirectory: workDirectory)
+ParentWatch()?.start { Termination.end(status: 1, reason: "the process that started the kernel is gone") }
+kernel.run()

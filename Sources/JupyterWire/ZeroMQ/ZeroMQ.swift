@@ -73,8 +73,17 @@ public final class ZeroMQSocket: @unchecked Sendable {
     deinit { zmq_close(handle) }
 
     /// Binds to an endpoint such as `tcp://127.0.0.1:5555` or `ipc:///tmp/kernel-1`.
+    /// - Parameters:
+    ///   - endpoint: the address.
+    ///   - listening: a socket already listening on that address (inherited from
+    ///     `benchbook-kernel-launcher`), used instead of a new one (`ZMQ_USE_FD`).
     /// - Throws: ``ZeroMQError`` when the address is in use or invalid.
-    public func bind(_ endpoint: String) throws {
+    public func bind(_ endpoint: String, listening: Int32? = nil) throws {
+        if var descriptor = listening {
+            guard zmq_setsockopt(handle, ZMQ_USE_FD, &descriptor, MemoryLayout<Int32>.size) == 0 else {
+                throw ZeroMQError.last("zmq_setsockopt(ZMQ_USE_FD)")
+            }
+        }
         guard zmq_bind(handle, endpoint) == 0 else { throw ZeroMQError.last("zmq_bind(\(endpoint))") }
     }
 
