@@ -16,7 +16,11 @@ jupyter_client, the same machine, the same run, interleaved):
 - before/after: the trivial, library and struct cells again, 30 each, with
   BENCHBOOK_COMPILE_SERVER=0 (swift-frontend started for every cell, as before the cell
   compiler process), each right after the same cells on the default kernel;
-- growth: a 100-cell notebook (bindings, functions, types, uses of earlier cells).
+- growth: a 100-cell notebook (bindings, functions, types, uses of earlier cells);
+- with --compare-kernel NAME (a kernelspec installed from an earlier build, for example
+  `scripts/install_kernelspec.py --name swift-before --kernel <old checkout>/.build/release/benchbook-kernel`):
+  the trivial, library and struct cells on that kernel and on "swift", alternating, 3 kernels
+  of 30 cells each, to show what a change did in one run.
 Times include compiling the cell; the load average is recorded (other work on the 2 cores
 inflates every figure; ratios against ipykernel within the run are the fairer measure).
 """
@@ -115,10 +119,10 @@ def hundred_cells(name):
     return times
 
 
-def traced_cells(make_cell, count=30, env=None):
+def traced_cells(make_cell, count=30, env=None, name="swift"):
     """`count` cells through a kernel with BENCHBOOK_TRACE=1: their times and each step's median."""
     with tempfile.TemporaryFile(mode="w+") as trace:
-        km, kc, _ = start_kernel("swift", trace_file=trace, env=env)
+        km, kc, _ = start_kernel(name, trace_file=trace, env=env)
         time.sleep(1)  # the compiler process loads while a user types the first cell
         timed(kc, make_cell(0))
         trace.flush()
@@ -132,6 +136,27 @@ def traced_cells(make_cell, count=30, env=None):
     return times, {step: round(median(values), 1) for step, values in steps.items()}
 
 
+def compare_kernels(before, label, rounds=3):
+    """The trivial, library and struct cells on kernelspec `before` and on "swift",
+    alternating, `rounds` kernels of 30 cells each; p50/p90 of the pooled times."""
+    kinds = {"trivial": lambda i: f"let c{i} = {i}",
+             "library": lambda i: f"let csoft{i} = try Tensor(shape: [2], float32: [1, 2]).softmax()",
+             "struct": lambda i: f"struct CShape{i} {{ var side: Double }}"}
+    table = {}
+    for kind, make_cell in kinds.items():
+        times = {before: [], "swift": []}
+        steps = {before: [], "swift": []}
+        for _ in range(rounds):
+            for name in (before, "swift"):
+                cell_times, cell_steps = traced_cells(make_cell, name=name)
+                times[name] += cell_times
+                steps[name].append(cell_steps)
+        table[kind] = {side: {**summary(times[name]), "steps_ms": steps[name], "times_s": times[name]}
+                       for side, name in (("before", before), ("after", "swift"))}
+        print(f"{kind} cell, {label} / now: {summary(times[before])} / {summary(times['swift'])}", flush=True)
+    return {"before_kernel": before, "before_label": label, "cells": table}
+
+
 def summary(times):
     return {"p50_ms": round(median(times) * 1000, 1), "p90_ms": round(p90(times) * 1000, 1)}
 
@@ -139,6 +164,8 @@ def summary(times):
 def main():
     parser = argparse.ArgumentParser(description="Benchbook kernel latency")
     parser.add_argument("--out", default="results")
+    parser.add_argument("--compare-kernel", help="kernelspec of an earlier build to compare with")
+    parser.add_argument("--compare-label", help="what the earlier build is (for example a commit)")
     args = parser.parse_args()
     load_at_start = os.getloadavg()
 
@@ -180,6 +207,9 @@ def main():
                               "swift_frontend_per_cell": {**summary(before_times), "steps_ms": before_steps}}
         print(f"{kind} cell, before/after: {before_after[kind]}", flush=True)
 
+    compared = compare_kernels(args.compare_kernel, args.compare_label or args.compare_kernel) \
+        if args.compare_kernel else None
+
     km, kc, _ = start_kernel()
     growth = []
     for i in range(1, 101):
@@ -215,6 +245,7 @@ def main():
         "library_cell_ms": {**summary(library_times), "steps_ms": library_steps},
         "struct_cell_ms": {**summary(struct_times), "steps_ms": struct_steps},
         "before_after_ms": before_after,
+        "compared_with_earlier_build_ms": compared,
         "growth_notebook_s": {
             "cell_5": growth[4], "cell_100": growth[99], "ratio_100_to_5": growth[99] / growth[4],
             "median_cells_1_10": median(growth[:10]), "median_cells_91_100": median(growth[90:]),
@@ -237,6 +268,20 @@ def main():
                          f"{after['p50_ms']:.1f} / {after['p90_ms']:.1f} ms | "
                          f"{before['steps_ms'].get('swift-frontend', 0):.1f} / {after['steps_ms'].get('cell compiler', 0):.1f} ms |")
         return "\n".join(lines)
+
+    def compared_rows():
+        if compared is None:
+            return ""
+        lines = [f"""
+Before and after {compared['before_label']} (kernelspec `{compared['before_kernel']}`, built from it,
+against this build; 3 kernels of 30 cells each, alternating, pooled):
+
+| cell | before: p50 / p90 | after: p50 / p90 |
+|---|---|---|"""]
+        for kind, pair in compared["cells"].items():
+            lines.append(f"| {kind} | {pair['before']['p50_ms']:.1f} / {pair['before']['p90_ms']:.1f} ms | "
+                         f"{pair['after']['p50_ms']:.1f} / {pair['after']['p90_ms']:.1f} ms |")
+        return "\n".join(lines) + "\n"
 
     (out / "kernel-latency.md").write_text(f"""# Kernel latency
 
@@ -268,7 +313,7 @@ swift-frontend for every cell):
 | cell | before: p50 / p90 | after: p50 / p90 | compile step before / after (median) |
 |---|---|---|---|
 {rows(before_after)}
-""")
+{compared_rows()}""")
     print((out / "kernel-latency.md").read_text())
 
 
