@@ -26,6 +26,8 @@ public final class CellEngine: @unchecked Sendable {
     let supervisor: HostSupervisor
     /// Libraries of cells that ran, for a replacement host to load.
     private let libraries = CellLibraries()
+    /// What the ready host has loaded, for each cell's link to leave out.
+    private let hostLibraries = HostLibraries()
     let background: BackgroundOutput
     /// The comms open between the front end and the host.
     let comms = CommRegistry()
@@ -199,10 +201,10 @@ public final class CellEngine: @unchecked Sendable {
         let dependencies = symbols.dependencies(of: analysis, loadingTypeModules: loadingTypeModules)
         let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: magic)
         // What the ready host has loaded globally resolves the cell's symbols at dlopen; the
-        // link names only the rest (nothing, when no host is ready yet: link everything).
-        let loaded = supervisor.readyHostProcess.map(LoadedLibraries.names(of:)) ?? []
+        // link names only the rest (everything, when no host is ready yet).
+        hostLibraries.beginCell(host: supervisor.readyHost)
         return compiler.compile(source: source, module: generator.module, cellLabel: generator.cellLabel,
-                                linking: dependencies.modules, alreadyLoaded: loaded,
+                                linking: dependencies.modules, hostHasLoaded: hostLibraries.contains(library:),
                                 emitsModule: Self.laterCellsCanImport(analysis, magic: magic),
                                 insertions: analysis.insertions, cancellation: cancellation)
     }

@@ -73,22 +73,25 @@ final class CellCompiler: @unchecked Sendable {
         return []
     }
 
+    /// Line tables (no variable info) so a crash's frames map to the cell's lines
+    /// (`#sourceLocation` names the file after the cell label). `BENCHBOOK_LINE_TABLES=0`
+    /// leaves them out, to measure what they cost.
+    static let lineTableFlags = ProcessInfo.processInfo.environment["BENCHBOOK_LINE_TABLES"] == "0" ? [] : ["-gline-tables-only"]
+
     /// Compiles a module into `lib<module>.so` in the work directory.
     /// - Parameters:
     ///   - source: the generated source.
     ///   - module: the module name.
     ///   - cellLabel: the file name used in `#sourceLocation`, to recognise user locations.
     ///   - linking: earlier cell modules to link against.
+    ///   - hostHasLoaded: true for a library (`Cell2` for `libCell2.so`) the host that will
+    ///     load the cell has loaded globally; the link leaves it out.
+    ///   - emitsModule: whether to write the module file a later cell imports.
     ///   - insertions: text the engine inserted into the user's code, to correct columns.
     ///   - cancellation: stops the running step when the cell is interrupted.
     /// - Returns: the library path, or the errors.
-    /// Line tables (no variable info) so a crash's frames map to the cell's lines
-    /// (`#sourceLocation` names the file after the cell label). `BENCHBOOK_LINE_TABLES=0`
-    /// leaves them out, to measure what they cost.
-    static let lineTableFlags = ProcessInfo.processInfo.environment["BENCHBOOK_LINE_TABLES"] == "0" ? [] : ["-gline-tables-only"]
-
     func compile(source: String, module: String, cellLabel: String, linking: [String],
-                 alreadyLoaded: Set<String> = [], emitsModule: Bool = true,
+                 hostHasLoaded: (String) -> Bool = { _ in false }, emitsModule: Bool = true,
                  insertions: [Insertion] = [], cancellation: CellCancellation) -> Result<URL, CompileFailure> {
         let work = configuration.workDirectory
         let file = { (suffix: String) in work.appendingPathComponent(module + suffix) }
@@ -119,9 +122,7 @@ final class CellCompiler: @unchecked Sendable {
         }
         // Libraries the host has loaded globally (the notebook library, the Swift runtime,
         // earlier cells, the C library) resolve at dlopen; naming them costs most of the link.
-        let hostServes = { (name: String) in
-            LoadedLibraries.contains(alreadyLoaded, library: LinkCommand.sharedStandIns[name] ?? name)
-        }
+        func hostServes(_ name: String) -> Bool { hostHasLoaded(LinkCommand.sharedStandIns[name] ?? name) }
         let autolinkedNames = autolinked.filter { $0.hasPrefix("-l") }.map { String($0.dropFirst(2)) }
         let needed = (["swiftCore", "Benchbook"] + autolinkedNames + linking).filter { !hostServes($0) }
         var seen = Set<String>()

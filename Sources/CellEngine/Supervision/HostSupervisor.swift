@@ -84,9 +84,9 @@ final class HostSupervisor: @unchecked Sendable {
         transition { $0.start() }
     }
 
-    /// The process id of the host that takes commands now, if one is ready.
-    var readyHostProcess: Int32? {
-        lock.withLock { state.readyHost.flatMap { hosts[$0]?.process.pid } }
+    /// The host that takes commands now, with its process id, if one is ready.
+    var readyHost: HostLibraries.Host? {
+        lock.withLock { state.readyHost.flatMap { id in hosts[id].map { (id, $0.process.pid) } } }
     }
 
     /// How long the promotion that brought back cell `id`'s host took, once.
