@@ -23,7 +23,7 @@ public struct CompletionContext: Sendable {
     public var modulesDirectory: URL
     /// `-Xcc -fmodule-map-file=...` flags for the library's C modules.
     public var moduleMapFlags: [String]
-    /// The engine's work directory (cell modules live there).
+    /// The engine's work directory (cell modules live in its `modules/`).
     public var workDirectory: URL
     /// The directory of `swiftc` and `sourcekit-lsp`.
     public var toolsDirectory: URL
@@ -40,7 +40,7 @@ extension CellEngine {
         let arguments = [
             "-module-name", "BenchbookCompletion", "-swift-version", "5",
             "-target", CellCompiler.targetTriple,
-            "-I", modules.path, "-I", configuration.workDirectory.path,
+            "-I", modules.path, "-I", configuration.cellModulesDirectory.path,
         ] + compiler.moduleMapFlags
         let names = symbols.newestDefinitions.map {
             NotebookName(name: $0.name, kind: $0.definition.kind, cellLabel: $0.definition.cellLabel)

@@ -96,8 +96,9 @@ final class CellCompiler: @unchecked Sendable {
         let work = configuration.workDirectory
         let file = { (suffix: String) in work.appendingPathComponent(module + suffix) }
         let library = work.appendingPathComponent("lib\(module).so")
+        let moduleFile = configuration.cellModulesDirectory.appendingPathComponent(module + ".swiftmodule")
         do {
-            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: configuration.cellModulesDirectory, withIntermediateDirectories: true)
             try source.write(to: file(".swift"), atomically: true, encoding: .utf8)
         } catch {
             return .failure(.notWritten(work.path, String(describing: error)))
@@ -108,7 +109,7 @@ final class CellCompiler: @unchecked Sendable {
 
         // A module file (testable, for `@testable import var CellN.x`) only for a cell whose
         // names a later cell can import: writing it is a third of the compile step.
-        let moduleOutput = emitsModule ? ["-enable-testing", "-emit-module-path", file(".swiftmodule").path] : []
+        let moduleOutput = emitsModule ? ["-enable-testing", "-emit-module-path", moduleFile.path] : []
         let frontend = frontendArguments(source: file(".swift"), module: module, object: file(".o")) + moduleOutput
         switch runFrontend(frontend, cancellation: cancellation) {
         case .interrupted: return .failure(.interrupted)
@@ -150,7 +151,7 @@ final class CellCompiler: @unchecked Sendable {
     func warmUp() {
         let work = configuration.workDirectory
         let source = work.appendingPathComponent("WarmUp.swift")
-        guard (try? FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)) != nil,
+        guard (try? FileManager.default.createDirectory(at: configuration.cellModulesDirectory, withIntermediateDirectories: true)) != nil,
               (try? "import Benchbook\n".write(to: source, atomically: true, encoding: .utf8)) != nil else { return }
         let started = DispatchTime.now()
         server.warmUp(compiling: frontendArguments(source: source, module: "BenchbookWarmUp",
@@ -164,7 +165,7 @@ final class CellCompiler: @unchecked Sendable {
             "-frontend", "-c", source.path, "-target", Self.targetTriple,
             "-module-name", module, "-parse-as-library",
             "-swift-version", "5", "-Onone", "-suppress-warnings", "-diagnostic-style", "llvm",
-            "-I", configuration.libraryDirectory.appendingPathComponent("Modules").path, "-I", configuration.workDirectory.path,
+            "-I", configuration.libraryDirectory.appendingPathComponent("Modules").path, "-I", configuration.cellModulesDirectory.path,
             "-o", object.path,
         ] + Self.lineTableFlags + sessionFlags + moduleMapFlags
     }
