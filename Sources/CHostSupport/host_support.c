@@ -1,5 +1,6 @@
 #include "CHostSupport.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -19,4 +20,10 @@ int bb_host_exit_with_parent(void) {
     if (parent == 1) return -1;
     if (pthread_create(&thread, NULL, watch_parent, (void *)(intptr_t)parent) != 0) return -1;
     return pthread_detach(thread);
+}
+
+int bb_retain_freed_memory(int mmap_threshold, int trim_threshold) {
+    // mallopt returns 1 on success.
+    if (mallopt(M_MMAP_THRESHOLD, mmap_threshold) != 1) return -1;
+    return mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1 ? 0 : -1;
 }
