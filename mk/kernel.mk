@@ -10,8 +10,11 @@ test-kernel: kernelspec ## the kernel through real Jupyter clients
 	    Tests/python/test_kernel_completion.py Tests/python/test_recovery.py Tests/python/test_kernel_launcher.py
 
 # Start-up and per-cell latency through jupyter_client: results/kernel-latency.{json,md}.
+# COMPARE_KERNEL=<kernelspec> (an earlier build, see the script's docstring) adds a
+# before/after table from the same run; COMPARE_LABEL says what that build is.
 bench-kernel: kernelspec ## kernel start, first cell, per-cell latency (results/)
-	$(PYTHON) scripts/kernel/bench_latency.py --out results
+	$(PYTHON) scripts/kernel/bench_latency.py --out results \
+	  $(if $(COMPARE_KERNEL),--compare-kernel $(COMPARE_KERNEL)) $(if $(COMPARE_LABEL),--compare-label "$(COMPARE_LABEL)")
 
 # Completion latency (SourceKit-LSP, issue 8): results/completion-latency.{json,md}.
 bench-completion: kernelspec ## completion latency (results/)

@@ -19,8 +19,9 @@ jupyter_client, the same machine, the same run, interleaved):
 - growth: a 100-cell notebook (bindings, functions, types, uses of earlier cells);
 - with --compare-kernel NAME (a kernelspec installed from an earlier build, for example
   `scripts/install_kernelspec.py --name swift-before --kernel <old checkout>/.build/release/benchbook-kernel`):
-  the trivial, library and struct cells on that kernel and on "swift", alternating, 3 kernels
-  of 30 cells each, to show what a change did in one run.
+  start-up and the first cell (10 kernels of each), then the trivial, library and struct
+  cells (3 kernels of 30 cells each), on that kernel and on "swift", alternating, to show
+  what a change did in one run (`make bench-kernel COMPARE_KERNEL=swift-before`).
 Times include compiling the cell; the load average is recorded (other work on the 2 cores
 inflates every figure; ratios against ipykernel within the run are the fairer measure).
 """
@@ -136,9 +137,24 @@ def traced_cells(make_cell, count=30, env=None, name="swift"):
     return times, {step: round(median(values), 1) for step, values in steps.items()}
 
 
-def compare_kernels(before, label, rounds=3):
-    """The trivial, library and struct cells on kernelspec `before` and on "swift",
-    alternating, `rounds` kernels of 30 cells each; p50/p90 of the pooled times."""
+def compare_kernels(before, label, rounds=3, starts=10):
+    """Start-up and the first cell, `starts` kernels of each, then the trivial, library and
+    struct cells, `rounds` kernels of 30 cells each, on kernelspec `before` and on "swift",
+    alternating; medians of the start-ups and first cells, p50/p90 of the pooled cell times."""
+    startup = {before: {"start_s": [], "first_cell_s": []}, "swift": {"start_s": [], "first_cell_s": []}}
+    for _ in range(starts):
+        for name in (before, "swift"):
+            km, kc, elapsed = start_kernel(name)
+            startup[name]["start_s"].append(elapsed)
+            startup[name]["first_cell_s"].append(timed(kc, "let a = 1"))
+            stop(km, kc)
+    for name in (before, "swift"):
+        runs = startup[name]
+        runs["start_median_s"] = median(runs["start_s"])
+        runs["first_cell_median_s"] = median(runs["first_cell_s"])
+        runs["start_plus_first_cell_median_s"] = median(map(sum, zip(runs["start_s"], runs["first_cell_s"])))
+    print(f"start-up, {label} / now: {startup[before]['start_median_s']:.3f} / {startup['swift']['start_median_s']:.3f} s; "
+          f"first cell {startup[before]['first_cell_median_s']:.3f} / {startup['swift']['first_cell_median_s']:.3f} s", flush=True)
     kinds = {"trivial": lambda i: f"let c{i} = {i}",
              "library": lambda i: f"let csoft{i} = try Tensor(shape: [2], float32: [1, 2]).softmax()",
              "struct": lambda i: f"struct CShape{i} {{ var side: Double }}"}
@@ -154,7 +170,8 @@ def compare_kernels(before, label, rounds=3):
         table[kind] = {side: {**summary(times[name]), "steps_ms": steps[name], "times_s": times[name]}
                        for side, name in (("before", before), ("after", "swift"))}
         print(f"{kind} cell, {label} / now: {summary(times[before])} / {summary(times['swift'])}", flush=True)
-    return {"before_kernel": before, "before_label": label, "cells": table}
+    return {"before_kernel": before, "before_label": label,
+            "startup": {"before": startup[before], "after": startup["swift"]}, "cells": table}
 
 
 def summary(times):
@@ -272,9 +289,17 @@ def main():
     def compared_rows():
         if compared is None:
             return ""
+        before, after = compared["startup"]["before"], compared["startup"]["after"]
         lines = [f"""
 Before and after {compared['before_label']} (kernelspec `{compared['before_kernel']}`, built from it,
-against this build; 3 kernels of 30 cells each, alternating, pooled):
+against this build; start-up and the first cell `let a = 1` of a fresh kernel, medians of 10
+kernels each, then 3 kernels of 30 cells each, alternating, pooled):
+
+| measure | before | after |
+|---|---|---|
+| kernel start to kernel_info_reply | {before['start_median_s']:.3f} s | {after['start_median_s']:.3f} s |
+| first cell of a fresh kernel | {before['first_cell_median_s']:.3f} s | {after['first_cell_median_s']:.3f} s |
+| start to the end of the first cell | {before['start_plus_first_cell_median_s']:.3f} s | {after['start_plus_first_cell_median_s']:.3f} s |
 
 | cell | before: p50 / p90 | after: p50 / p90 |
 |---|---|---|"""]
