@@ -16,7 +16,9 @@ jupyter_client, the same machine, the same run, interleaved):
 - before/after: the trivial, library and struct cells again, 30 each, with
   BENCHBOOK_COMPILE_SERVER=0 (swift-frontend started for every cell, as before the cell
   compiler process), each right after the same cells on the default kernel;
-- growth: a 100-cell notebook (bindings, functions, types, uses of earlier cells);
+- growth: a kernel that has run 300 trivial cells and a fresh one, taking cells in turn (so
+  the machine's slow and fast spells fall on both), and a 100-cell notebook (bindings,
+  functions, types, uses of earlier cells);
 - with --compare-kernel NAME (a kernelspec installed from an earlier build, for example
   `scripts/install_kernelspec.py --name swift-before --kernel <old checkout>/.build/release/benchbook-kernel`):
   start-up and the first cell (10 kernels of each), then the trivial, library and struct
@@ -174,6 +176,29 @@ def compare_kernels(before, label, rounds=3, starts=10):
             "startup": {"before": startup[before], "after": startup["swift"]}, "cells": table}
 
 
+def aged_against_fresh(name="swift", age=300, cells=60, rounds=3):
+    """Growth without the machine's drift: a kernel that has run `age` trivial cells and a
+    fresh one take trivial cells in turn, `cells` each, `rounds` times; medians of each."""
+    runs = []
+    for _ in range(rounds):
+        old_km, old_kc, _ = start_kernel(name)
+        for i in range(age):
+            timed(old_kc, f"let old{i} = {i}")
+        new_km, new_kc, _ = start_kernel(name)
+        time.sleep(1)  # the fresh kernel's compiler process loads, as in traced_cells
+        timed(new_kc, "let warm = 0")
+        aged, fresh = [], []
+        for i in range(cells):
+            aged.append(timed(old_kc, f"let turn{i} = {i}"))
+            fresh.append(timed(new_kc, f"let turn{i} = {i}"))
+        stop(old_km, old_kc)
+        stop(new_km, new_kc)
+        runs.append({"fresh_p50_ms": round(median(fresh) * 1000, 1), "aged_p50_ms": round(median(aged) * 1000, 1),
+                     "ratio": median(aged) / median(fresh)})
+        print(f"after {age} cells / fresh kernel, in turn: {runs[-1]}", flush=True)
+    return {"age_cells": age, "cells_each": cells, "runs": runs, "ratio_median": median(r["ratio"] for r in runs)}
+
+
 def summary(times):
     return {"p50_ms": round(median(times) * 1000, 1), "p90_ms": round(p90(times) * 1000, 1)}
 
@@ -227,6 +252,8 @@ def main():
     compared = compare_kernels(args.compare_kernel, args.compare_label or args.compare_kernel) \
         if args.compare_kernel else None
 
+    aged = aged_against_fresh()
+
     km, kc, _ = start_kernel()
     growth = []
     for i in range(1, 101):
@@ -259,6 +286,7 @@ def main():
             "steps_ms": trivial_steps,
             "ipykernel_runs": base_runs, "ipykernel_p90_median": median([r["p90_ms"] for r in base_runs]),
             "times_s": trivial},
+        "trivial_cell_after_300_against_fresh": aged,
         "library_cell_ms": {**summary(library_times), "steps_ms": library_steps},
         "struct_cell_ms": {**summary(struct_times), "steps_ms": struct_steps},
         "before_after_ms": before_after,
@@ -323,6 +351,7 @@ jupyter_client, compile included; ipykernel {__import__('ipykernel').__version__
 | trivial cell, p90 (median of 3 runs of 100) | {t['p90_median']:.1f} ms | {t['ipykernel_p90_median']:.1f} ms |
 | trivial cell: cell 100 / cell 5 (medians over the runs) | {t['cell_100_s'] * 1000:.1f} / {t['cell_5_s'] * 1000:.1f} ms (ratio {t['ratio_100_to_5']:.2f}) | |
 | trivial cell: cells 96-100 / cells 3-7 (medians) | {t['median_cells_96_100_s'] * 1000:.1f} / {t['median_cells_3_7_s'] * 1000:.1f} ms (ratio {t['ratio_late_to_early']:.2f}) | |
+| trivial cell after 300 cells / in a fresh kernel, the two in turn (median of 3 runs of 60 each) | {' / '.join(f"{r['aged_p50_ms']:.1f}" for r in aged['runs'])} against {' / '.join(f"{r['fresh_p50_ms']:.1f}" for r in aged['runs'])} ms (ratio {aged['ratio_median']:.2f}) | |
 | library cell `try Tensor(...).softmax()`, p50 / p90 of 30 | {record['library_cell_ms']['p50_ms']:.1f} / {record['library_cell_ms']['p90_ms']:.1f} ms | |
 | struct cell `struct ShapeN {{ var side: Double }}`, p50 / p90 of 30 | {record['struct_cell_ms']['p50_ms']:.1f} / {record['struct_cell_ms']['p90_ms']:.1f} ms | |
 | 100-cell notebook: 5th cell / 100th cell | {g['cell_5']:.3f} s / {g['cell_100']:.3f} s (ratio {g['ratio_100_to_5']:.2f}) | |
