@@ -16,7 +16,7 @@ jupyter_client, the same machine, the same run, interleaved):
 - before/after: the trivial, library and struct cells again, 30 each, with
   BENCHBOOK_COMPILE_SERVER=0 (swift-frontend started for every cell, as before the cell
   compiler process), each right after the same cells on the default kernel;
-- growth: a kernel that has run 300 trivial cells and a fresh one, taking cells in turn (so
+- growth: a kernel that has run 100 (then 300) trivial cells and a fresh one, taking cells in turn (so
   the machine's slow and fast spells fall on both), and a 100-cell notebook (bindings,
   functions, types, uses of earlier cells);
 - with --compare-kernel NAME (a kernelspec installed from an earlier build, for example
@@ -252,7 +252,7 @@ def main():
     compared = compare_kernels(args.compare_kernel, args.compare_label or args.compare_kernel) \
         if args.compare_kernel else None
 
-    aged = aged_against_fresh()
+    aged = {"100": aged_against_fresh(age=100, rounds=5), "300": aged_against_fresh(age=300)}
 
     km, kc, _ = start_kernel()
     growth = []
@@ -286,7 +286,7 @@ def main():
             "steps_ms": trivial_steps,
             "ipykernel_runs": base_runs, "ipykernel_p90_median": median([r["p90_ms"] for r in base_runs]),
             "times_s": trivial},
-        "trivial_cell_after_300_against_fresh": aged,
+        "trivial_cell_aged_against_fresh": aged,
         "library_cell_ms": {**summary(library_times), "steps_ms": library_steps},
         "struct_cell_ms": {**summary(struct_times), "steps_ms": struct_steps},
         "before_after_ms": before_after,
@@ -313,6 +313,11 @@ def main():
                          f"{after['p50_ms']:.1f} / {after['p90_ms']:.1f} ms | "
                          f"{before['steps_ms'].get('swift-frontend', 0):.1f} / {after['steps_ms'].get('cell compiler', 0):.1f} ms |")
         return "\n".join(lines)
+
+    def aged_row(result):
+        aged_times = " / ".join(f"{r['aged_p50_ms']:.1f}" for r in result["runs"])
+        fresh_times = " / ".join(f"{r['fresh_p50_ms']:.1f}" for r in result["runs"])
+        return f"{aged_times} against {fresh_times} ms (median ratio {result['ratio_median']:.3f})"
 
     def compared_rows():
         if compared is None:
@@ -351,7 +356,8 @@ jupyter_client, compile included; ipykernel {__import__('ipykernel').__version__
 | trivial cell, p90 (median of 3 runs of 100) | {t['p90_median']:.1f} ms | {t['ipykernel_p90_median']:.1f} ms |
 | trivial cell: cell 100 / cell 5 (medians over the runs) | {t['cell_100_s'] * 1000:.1f} / {t['cell_5_s'] * 1000:.1f} ms (ratio {t['ratio_100_to_5']:.2f}) | |
 | trivial cell: cells 96-100 / cells 3-7 (medians) | {t['median_cells_96_100_s'] * 1000:.1f} / {t['median_cells_3_7_s'] * 1000:.1f} ms (ratio {t['ratio_late_to_early']:.2f}) | |
-| trivial cell after 300 cells / in a fresh kernel, the two in turn (median of 3 runs of 60 each) | {' / '.join(f"{r['aged_p50_ms']:.1f}" for r in aged['runs'])} against {' / '.join(f"{r['fresh_p50_ms']:.1f}" for r in aged['runs'])} ms (ratio {aged['ratio_median']:.2f}) | |
+| trivial cell after 100 cells / in a fresh kernel, the two in turn (p50s of 5 runs of 60 each) | {aged_row(aged['100'])} | |
+| trivial cell after 300 cells / in a fresh kernel, the two in turn (p50s of 3 runs of 60 each) | {aged_row(aged['300'])} | |
 | library cell `try Tensor(...).softmax()`, p50 / p90 of 30 | {record['library_cell_ms']['p50_ms']:.1f} / {record['library_cell_ms']['p90_ms']:.1f} ms | |
 | struct cell `struct ShapeN {{ var side: Double }}`, p50 / p90 of 30 | {record['struct_cell_ms']['p50_ms']:.1f} / {record['struct_cell_ms']['p90_ms']:.1f} ms | |
 | 100-cell notebook: 5th cell / 100th cell | {g['cell_5']:.3f} s / {g['cell_100']:.3f} s (ratio {g['ratio_100_to_5']:.2f}) | |
