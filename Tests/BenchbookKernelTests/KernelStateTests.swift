@@ -81,16 +81,39 @@ import Testing
 /// Reading the client's header date, which decides late interrupts and aborted queues.
 @Suite struct MessageDateTests {
     @Test(arguments: [
-        ("2026-12-01T10:00:00.123456Z", 1_796_119_200.123),
+        ("2026-12-01T10:00:00.123456Z", 1_796_119_200.123456),
+        ("2026-12-01T10:00:00.000999Z", 1_796_119_200.000999),
         ("2026-12-01T10:00:00.5+00:00", 1_796_119_200.5),
+        ("2026-12-01T11:00:00.25+01:00", 1_796_119_200.25),
         ("2026-12-01T10:00:00Z", 1_796_119_200.0),
     ])
-    func datesWithAnyPrecisionAreRead(text: String, seconds: Double) throws {
+    func datesAreReadToTheMicrosecond(text: String, seconds: Double) throws {
         var header = MessageHeader(messageType: "interrupt_request", session: "s")
         header.date = text
         let date = try #require(header.sentDate)
-        #expect(abs(date.timeIntervalSince1970 - seconds) < 0.001)
+        #expect(abs(date.timeIntervalSince1970 - seconds) < 0.000_001)
         #expect(header.clientStamp.session == "s")
+    }
+
+    /// The user's next cell, sent after a failure was reported but within the same
+    /// millisecond, runs; read to the millisecond, it was taken for part of the failed queue.
+    @Test func aRequestSentJustAfterAFailureIsNotAborted() throws {
+        var state = ExecutionState()
+        _ = state.begin(storeHistory: true)
+        state.end(failed: true, stopOnError: true)
+        let failure = try #require(state.failureTime).timeIntervalSince1970
+        // Halfway between the failure and the end of its millisecond, written as
+        // jupyter_client writes dates (six fraction digits).
+        let millisecondEnd = ((failure * 1000).rounded(.down) + 1) / 1000
+        let sent = failure + (millisecondEnd - failure) / 2
+        let wholeSeconds = sent.rounded(.down)
+        let micros = min(999_999, Int(((sent - wholeSeconds) * 1_000_000).rounded(.up)))
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        var header = MessageHeader(messageType: "execute_request", session: "s")
+        header.date = formatter.string(from: Date(timeIntervalSince1970: wholeSeconds))
+            .replacingOccurrences(of: "Z", with: String(format: ".%06dZ", micros))
+        #expect(!state.shouldAbort(sentAt: header.sentDate), "\(header.date) against \(failure)")
     }
 
     @Test func anUnreadableDateGivesNoStamp() {

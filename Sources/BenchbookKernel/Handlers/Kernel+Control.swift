@@ -42,14 +42,20 @@ extension MessageHeader {
         ClientStamp(session: session, date: sentDate?.timeIntervalSince1970)
     }
 
-    /// The header's `date` as a point in time, or nil when it is missing or unreadable.
+    /// The header's `date` as a point in time, to the microsecond, or nil when it is
+    /// missing or unreadable.
+    ///
+    /// ISO 8601 with any number of fraction digits (jupyter_client writes six). The
+    /// formatter reads at most milliseconds, so the fraction is read here: cut to
+    /// milliseconds, a request sent within the same millisecond after a failure was
+    /// reported looked sent before it, and was aborted as part of the failed queue.
     var sentDate: Date? {
-        // ISO 8601 with up to microseconds; the formatter takes at most milliseconds.
-        let trimmed = date.replacing(/(\.[0-9]{3})[0-9]+/) { $0.1 }
+        let fraction = date.firstMatch(of: /\.([0-9]+)/)
+        let whole = fraction.map { date.replacingCharacters(in: $0.range, with: "") } ?? date
         let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let parsed = formatter.date(from: trimmed) { return parsed }
         formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: trimmed)
+        guard let seconds = formatter.date(from: whole) else { return nil }
+        guard let digits = fraction?.1, let part = Double("0." + digits) else { return seconds }
+        return seconds.addingTimeInterval(part)
     }
 }
