@@ -24,7 +24,8 @@ _ = bb_host_exit_with_parent()
 // moving thresholds that memory goes back to the system and is faulted in again, more so
 // as the process ages (measured with getrusage on this machine kind: 410 page faults a
 // compile in a fresh process, 640-670 after 300 cells). Fixed thresholds keep it in the
-// process (410 after 300 cells; resident size 152 MB either way): 32 MB, glibc's largest
+// process (410 after 300 cells; resident size after 300 cells 152 MB, 152-164 MB without
+// them): 32 MB, glibc's largest
 // mmap threshold, and a heap top given back only beyond 512 MB.
 _ = bb_retain_freed_memory(32 << 20, 512 << 20)
 let input = FileDescriptor(rawValue: 0), output = FileDescriptor(rawValue: 1)

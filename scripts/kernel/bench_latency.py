@@ -172,7 +172,7 @@ def compare_kernels(before, label, rounds=3, starts=10):
         table[kind] = {side: {**summary(times[name]), "steps_ms": steps[name], "times_s": times[name]}
                        for side, name in (("before", before), ("after", "swift"))}
         print(f"{kind} cell, {label} / now: {summary(times[before])} / {summary(times['swift'])}", flush=True)
-    return {"before_kernel": before, "before_label": label,
+    return {"before_kernel": before, "before_label": label, "rounds": rounds,
             "startup": {"before": startup[before], "after": startup["swift"]}, "cells": table}
 
 
@@ -210,6 +210,8 @@ def main():
     parser.add_argument("--compare-label", help="what the earlier build is (for example a commit)")
     args = parser.parse_args()
     load_at_start = os.getloadavg()
+    command = "make bench-kernel" + (f" COMPARE_KERNEL={args.compare_kernel}" if args.compare_kernel else "") \
+        + (f' COMPARE_LABEL="{args.compare_label}"' if args.compare_label else "")
 
     startups = {"swift": [], "python3": []}
     first_cells = []
@@ -270,7 +272,7 @@ def main():
     late = median([median(times[95:100]) for times in trivial])
     record = {
         "what": "Benchbook kernel latency through jupyter_client (execute_request to idle), ipykernel beside it",
-        "command": "make bench-kernel  (scripts/kernel/bench_latency.py)",
+        "command": f"{command}  (scripts/kernel/bench_latency.py)",
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": {"cpu_count": os.cpu_count(), "platform": platform.platform(),
                     "load_average_at_start": load_at_start, "load_average_at_end": os.getloadavg()},
@@ -314,6 +316,10 @@ def main():
                          f"{before['steps_ms'].get('swift-frontend', 0):.1f} / {after['steps_ms'].get('cell compiler', 0):.1f} ms |")
         return "\n".join(lines)
 
+    def aged_label(result):
+        return (f"trivial cell after {result['age_cells']} cells / in a fresh kernel, the two in turn "
+                f"(p50s of {len(result['runs'])} runs of {result['cells_each']} each)")
+
     def aged_row(result):
         aged_times = " / ".join(f"{r['aged_p50_ms']:.1f}" for r in result["runs"])
         fresh_times = " / ".join(f"{r['fresh_p50_ms']:.1f}" for r in result["runs"])
@@ -325,8 +331,8 @@ def main():
         before, after = compared["startup"]["before"], compared["startup"]["after"]
         lines = [f"""
 Before and after {compared['before_label']} (kernelspec `{compared['before_kernel']}`, built from it,
-against this build; start-up and the first cell `let a = 1` of a fresh kernel, medians of 10
-kernels each, then 3 kernels of 30 cells each, alternating, pooled):
+against this build; start-up and the first cell `let a = 1` of a fresh kernel, medians of {len(before['start_s'])}
+kernels each, then {compared['rounds']} kernels of 30 cells each, alternating, pooled):
 
 | measure | before | after |
 |---|---|---|
@@ -345,7 +351,7 @@ kernels each, then 3 kernels of 30 cells each, alternating, pooled):
 
 Measured {record['date']} on {os.cpu_count()} cores ({platform.platform()}), load average
 {', '.join(f'{x:.2f}' for x in load_at_start)} at the start and {', '.join(f'{x:.2f}' for x in os.getloadavg())} at the end.
-Reproduce with `make bench-kernel`. Each figure is execute_request to the idle status through
+Reproduce with `{command}`. Each figure is execute_request to the idle status through
 jupyter_client, compile included; ipykernel {__import__('ipykernel').__version__} ran in the same run, interleaved.
 
 | measure | Benchbook | ipykernel |
@@ -356,8 +362,8 @@ jupyter_client, compile included; ipykernel {__import__('ipykernel').__version__
 | trivial cell, p90 (median of 3 runs of 100) | {t['p90_median']:.1f} ms | {t['ipykernel_p90_median']:.1f} ms |
 | trivial cell: cell 100 / cell 5 (medians over the runs) | {t['cell_100_s'] * 1000:.1f} / {t['cell_5_s'] * 1000:.1f} ms (ratio {t['ratio_100_to_5']:.2f}) | |
 | trivial cell: cells 96-100 / cells 3-7 (medians) | {t['median_cells_96_100_s'] * 1000:.1f} / {t['median_cells_3_7_s'] * 1000:.1f} ms (ratio {t['ratio_late_to_early']:.2f}) | |
-| trivial cell after 100 cells / in a fresh kernel, the two in turn (p50s of 5 runs of 60 each) | {aged_row(aged['100'])} | |
-| trivial cell after 300 cells / in a fresh kernel, the two in turn (p50s of 3 runs of 60 each) | {aged_row(aged['300'])} | |
+| {aged_label(aged['100'])} | {aged_row(aged['100'])} | |
+| {aged_label(aged['300'])} | {aged_row(aged['300'])} | |
 | library cell `try Tensor(...).softmax()`, p50 / p90 of 30 | {record['library_cell_ms']['p50_ms']:.1f} / {record['library_cell_ms']['p90_ms']:.1f} ms | |
 | struct cell `struct ShapeN {{ var side: Double }}`, p50 / p90 of 30 | {record['struct_cell_ms']['p50_ms']:.1f} / {record['struct_cell_ms']['p90_ms']:.1f} ms | |
 | 100-cell notebook: 5th cell / 100th cell | {g['cell_5']:.3f} s / {g['cell_100']:.3f} s (ratio {g['ratio_100_to_5']:.2f}) | |

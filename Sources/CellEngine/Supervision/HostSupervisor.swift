@@ -85,7 +85,7 @@ final class HostSupervisor: @unchecked Sendable {
     }
 
     /// The host that takes commands now, with its process id, if one is ready.
-    var readyHost: HostLibraries.Host? {
+    var readyHost: (id: HostID, pid: Int32)? {
         lock.withLock { state.readyHost.flatMap { id in hosts[id].map { (id, $0.process.pid) } } }
     }
 
