@@ -181,32 +181,65 @@ public final class CellEngine: @unchecked Sendable {
 
         let module = RuntimeNames.module(id.rawValue)
         let generator = CellCodeGenerator(module: module, cellLabel: label, cellNumber: id.rawValue)
-        var compiled = compile(analysis, generator: generator, magic: magic, loadingTypeModules: false, cancellation: cancellation)
-        if case .failure(let failure) = compiled, failure.diagnostics.contains(where: \.isInaccessibleMember) {
-            // A member of a type from an earlier cell, reached through a variable: load
-            // the modules that declare types, testable, and try once more.
-            compiled = compile(analysis, generator: generator, magic: magic, loadingTypeModules: true, cancellation: cancellation)
+        var request = CompileRequest(analysis: analysis, generator: generator, magic: magic)
+        var compiled = compile(request, cancellation: cancellation)
+        // Two things only a compile can tell, each fixed by compiling again: a member of a
+        // type from an earlier cell reached through a variable (load the modules that
+        // declare types), and a variable whose type is an opaque `some P` from another
+        // declaration (write the type the compiler named; a tuple pattern takes two rounds).
+        for _ in 0..<2 {
+            guard case .failure(let failure) = compiled else { break }
+            let fixes = OpaqueTypes.fixes(for: failure.diagnostics, in: analysis, adding: request.fixes)
+            let inaccessible = failure.diagnostics.contains(where: \.isInaccessibleMember)
+            guard fixes != request.fixes || (inaccessible && !request.loadingTypeModules) else { break }
+            request.fixes = fixes
+            request.loadingTypeModules = request.loadingTypeModules || inaccessible
+            compiled = compile(request, cancellation: cancellation)
         }
         switch compiled {
         case .success(let library):
             return .success(CompiledCell(analysis: analysis, label: label, module: module, library: library, entrySymbol: generator.entrySymbol))
         case .failure(let failure):
             if failure.interrupted { return .failure(.error(CellErrorReport.interruptedWhileCompiling())) }
-            return .failure(.error(CellErrorReport.compile(failure.diagnostics, code: code, label: label)))
+            return .failure(.error(CellErrorReport.compile(failure.diagnostics, code: code, label: label,
+                                                           notes: notes(on: failure.diagnostics))))
         }
     }
 
-    private func compile(_ analysis: CellAnalysis, generator: CellCodeGenerator, magic: CellMagic?,
-                         loadingTypeModules: Bool, cancellation: CellCancellation) -> Result<URL, CompileFailure> {
-        let dependencies = symbols.dependencies(of: analysis, loadingTypeModules: loadingTypeModules)
-        let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: magic)
+    /// What one compile of a cell needs.
+    private struct CompileRequest {
+        var analysis: CellAnalysis
+        var generator: CellCodeGenerator
+        var magic: CellMagic?
+        var fixes = CellCodeGenerator.Fixes()
+        var loadingTypeModules = false
+    }
+
+    private func compile(_ request: CompileRequest, cancellation: CellCancellation) -> Result<URL, CompileFailure> {
+        let analysis = request.analysis, generator = request.generator
+        let written = request.fixes.annotations.values.flatMap { $0.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) }
+        let dependencies = symbols.dependencies(of: analysis, loadingTypeModules: request.loadingTypeModules,
+                                                alsoUsing: Set(written.map(String.init)))
+        let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: request.magic,
+                                      fixes: request.fixes)
         // What the ready host has loaded globally resolves the cell's symbols at dlopen; the
         // link names only the rest (everything, when no host is ready yet).
         hostLibraries.beginCell(host: supervisor.readyHost)
         return compiler.compile(source: source, module: generator.module, cellLabel: generator.cellLabel,
                                 linking: dependencies.modules, hostHasLoaded: hostLibraries.contains(library:),
-                                emitsModule: Self.laterCellsCanImport(analysis, magic: magic),
-                                insertions: analysis.insertions, cancellation: cancellation)
+                                emitsModule: Self.laterCellsCanImport(analysis, magic: request.magic),
+                                insertions: analysis.insertions + generator.insertions(for: analysis, fixes: request.fixes),
+                                cancellation: cancellation)
+    }
+
+    /// Explanations added to a compile error: a name no earlier cell declares may be
+    /// declared by a cell that has not run yet, which one Swift file would allow.
+    private func notes(on diagnostics: [CellDiagnostic]) -> [String] {
+        let unknown = diagnostics.compactMap(\.unknownName).filter { symbols.live($0).isEmpty }
+        guard let name = unknown.first else { return [] }
+        return ["Note: no cell run so far declares '\(name)'. Cells run in the order you run them, and a cell sees only "
+                + "what the cells run before it declared (in one Swift file a declaration may come later). If '\(name)' "
+                + "is declared in another cell, run that cell first, or move the declaration into this cell."]
     }
 
     /// True when the cell declares or binds something a later cell can import (its module
@@ -215,7 +248,7 @@ public final class CellEngine: @unchecked Sendable {
         analysis.items.contains { item in
             switch item {
             case .declaration, .moduleWideDeclaration: true
-            case .plainBinding, .evaluatedBinding: magic == nil
+            case .binding, .localScope, .unsetBinding: magic == nil
             case .statement, .result, .import: false
             }
         }

@@ -29,11 +29,16 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
     public var syntaxProblems: [SyntaxProblem]
     /// The interrupt checks inserted at the top of loop bodies (the items' text has them).
     public var loopCheckInsertions: [Insertion]
+    /// True when the cell declares an operator, a precedence group or an operator function
+    /// (top-level, in a type or in an extension). Swift finds operator functions only in
+    /// modules imported whole, so later cells import this cell's module whole.
+    public var declaresOperators: Bool
 
     /// Creates an analysis from its parts.
     public init(items: [CellItem], identifiers: Set<String>, references: Set<String>, hasTopLevelAwait: Bool,
-                syntaxProblems: [SyntaxProblem], loopCheckInsertions: [Insertion] = []) {
+                syntaxProblems: [SyntaxProblem], loopCheckInsertions: [Insertion] = [], declaresOperators: Bool = false) {
         self.loopCheckInsertions = loopCheckInsertions
+        self.declaresOperators = declaresOperators
         self.items = items
         self.identifiers = identifiers
         self.references = references
@@ -45,7 +50,7 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
     /// Text the engine inserted into the cell's code, to map diagnostic columns back.
     public var insertions: [Insertion] {
         loopCheckInsertions + items.flatMap { item -> [Insertion] in
-            if case .moduleWideDeclaration(let snippet, _) = item { return snippet.insertions }
+            if case .moduleWideDeclaration(let snippet) = item { return snippet.insertions }
             return []
         }
     }

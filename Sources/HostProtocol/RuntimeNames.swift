@@ -7,8 +7,15 @@ public enum RuntimeNames {
     public static let cellRuntime = "_BenchbookCell"
     /// Its entry method: `_BenchbookCell.run(cell:body:)`.
     public static let run = "run"
-    /// Its binding evaluator: `_BenchbookCell.evaluate(cell:_:)`.
-    public static let evaluate = "evaluate"
+    /// The type holding what a local scope binds (`_BenchbookScope` in BenchbookRuntime),
+    /// its `run()`/`runAsync()` and its `result`.
+    public static let scopeType = "_BenchbookScope"
+    public static let scopeRun = "run"
+    public static let scopeRunAsync = "runAsync"
+    public static let scopeResult = "result"
+    /// The type holding a variable declared without a value (`_BenchbookUnset`), and its `value`.
+    public static let unsetType = "_BenchbookUnset"
+    public static let unsetValue = "value"
     /// The per-cell context parameter of the generated body.
     public static let context = "__bb"
     /// `Context.present(_:)`: shows the cell's last expression.
@@ -17,8 +24,10 @@ public enum RuntimeNames {
     public static let bound = "bound"
     /// The generated entry function (exported under ``entrySymbol(module:)``).
     public static let entryFunction = "__benchbook_entry"
-    /// The prefix of the storage for a binding evaluated through the runtime.
-    public static let evaluatedValuePrefix = "__bb_value_"
+    /// The prefix of a local scope's storage (`__bb_scope_v`, after its first variable).
+    public static let scopePrefix = "__bb_scope_"
+    /// The prefix of an unset variable's storage (`__bb_unset_names`).
+    public static let unsetPrefix = "__bb_unset_"
     /// The local that holds a `%time` body's measured value.
     public static let timedValue = "__bb_timed"
     /// A type every cell module declares, so a later cell can load a module with
@@ -54,14 +63,17 @@ public enum RuntimeNames {
 /// The only place that knows how generated names look in text.
 public enum NameScrubber {
     /// The text with `Cell12.` / `Cell12/` qualifiers removed, generated storage named
-    /// "value", and the generated entry point and runtime named "the cell".
+    /// "value" (its type `_BenchbookScope<Int>` as `Int`), and the generated entry point
+    /// and runtime named "the cell".
     /// - Parameter text: a message or description.
     public static func userFacing(_ text: String) -> String {
         guard text.contains(RuntimeNames.modulePrefix) || text.contains("__b") || text.contains(RuntimeNames.cellRuntime) else {
             return text
         }
         return text.replacing(/\bCell[0-9]+[\/.]/, with: "")
-            .replacing(/__bb_value_[0-9]+/, with: "value")
+            .replacing(/__bb_scope_\w+(\.result(\.[0-9]+)?)?/, with: "value")
+            .replacing(/__bb_unset_\w+(\.value)?/, with: "value")
+            .replacing(/_BenchbookScope<(.*)>/) { String($0.1) }
             .replacing(/__benchbook_entry\(\)/, with: "the cell")
             .replacing(/_BenchbookCell\.[A-Za-z]+/, with: "the cell")
     }

@@ -11,10 +11,12 @@ import Testing
     func text(_ source: String) -> String {
         CellAnalysis(parsing: source).items.map { item -> String in
             switch item {
-            case .declaration(let snippet, _, _), .moduleWideDeclaration(let snippet, _),
-                 .plainBinding(let snippet, _), .statement(let snippet), .result(let snippet):
+            case .declaration(let snippet, _), .moduleWideDeclaration(let snippet),
+                 .statement(let snippet), .result(let snippet):
                 snippet.text
-            case .evaluatedBinding(let binding): binding.value.text
+            case .binding(let binding): binding.snippet.text
+            case .localScope(let scope): scope.statements.map(\.text).joined(separator: "\n")
+            case .unsetBinding(let binding): binding.name
             case .import(let text): text
             }
         }.joined(separator: "\n")

@@ -4,13 +4,14 @@ import HostProtocol
 /// Writes the Swift module source for one cell.
 ///
 /// Layout of the generated file:
-/// 1. `import Benchbook`, imports written in earlier cells, and scoped
-///    `@testable import <kind> CellK.name` lines for the newest definition of each name used;
+/// 1. `import Benchbook`, imports written in earlier cells, and the imports of earlier
+///    cells' declarations (see ``SymbolTable``);
 /// 2. the cell's declarations and bindings at module scope, each preceded by a
 ///    `#sourceLocation` directive and indented to its original column, so compiler
-///    diagnostics point at the user's line and column;
-/// 3. an exported entry point that initialises the bindings and runs the statements in
-///    their original order, and shows the value of a last bare expression.
+///    diagnostics point at the user's line and column; statements that need a local scope
+///    become a ``LocalScope`` closure with a module variable for each name they bind;
+/// 3. an exported entry point that initialises the bindings and runs the statements and
+///    scopes in their original order, and shows the value of a last bare expression.
 ///
 /// Every name it writes that the notebook library must provide, or that it invents, comes
 /// from ``RuntimeNames``.
@@ -26,38 +27,61 @@ public struct CellCodeGenerator: Sendable {
     /// The C symbol of the entry point the host calls.
     public var entrySymbol: String { RuntimeNames.entrySymbol(module: module) }
 
+    /// The file name of the generated line that declares the module variable `name` (a
+    /// scope's storage or a name it binds), so a diagnostic about it names the variable
+    /// (see ``OpaqueTypes``).
+    static func exportFile(_ name: String) -> String { "__bb_export_" + name }
+
+    /// Types the generated code must write, found by a compile that failed without them
+    /// (see ``OpaqueTypes``).
+    public struct Fixes: Sendable, Equatable {
+        /// Types to write for module variables, by name.
+        public var annotations: [String: String] = [:]
+        /// Bindings (by their first name) to run as a local scope: a tuple pattern cannot
+        /// be given an opaque type, its names one by one can.
+        public var bindingsAsScopes: Set<String> = []
+
+        public var isEmpty: Bool { annotations.isEmpty && bindingsAsScopes.isEmpty }
+
+        /// No fixes.
+        public init() {}
+    }
+
     /// Generates the module source.
     /// - Parameters:
     ///   - analysis: the cell's analysis.
     ///   - imports: import lines for earlier cells' names and user imports.
     ///   - magic: a timing magic; its body (the cell's statements) becomes one closure
     ///     that the notebook library's `Benchmark` runs.
-    public func source(for analysis: CellAnalysis, imports: [String], magic: CellMagic? = nil) -> String {
+    ///   - fixes: types to write for variables whose type Swift cannot infer at module
+    ///     scope (an opaque `some P` from another declaration).
+    public func source(for analysis: CellAnalysis, imports: [String], magic: CellMagic? = nil,
+                       fixes: Fixes = Fixes()) -> String {
+        let annotations = fixes.annotations
         var out: [String] = ["import Benchbook"] + imports
         out.append("enum \(RuntimeNames.moduleMarker) {}")
         var entry: [String] = []
-        var evaluatedCount = 0
         for item in analysis.items {
             switch item {
             case .import(let text):
                 out.append(text)
-            case .declaration(let snippet, _, _), .moduleWideDeclaration(let snippet, _):
+            case .declaration(let snippet, _), .moduleWideDeclaration(let snippet):
                 out.append(located(snippet))
-            case .plainBinding(let snippet, let names):
-                out.append(located(snippet))
-                entry += names.map(countBinding)
-            case .evaluatedBinding(let binding):
-                evaluatedCount += 1
-                let storage = RuntimeNames.evaluatedValuePrefix + String(evaluatedCount)
-                let signature = binding.isAsync ? "() async throws" : "() throws"
-                let result = binding.type.map { " -> \($0)" } ?? ""
-                out.append("let \(storage) = \(runtime).\(RuntimeNames.evaluate)(cell: \(cellNumber)) { \(signature)\(result) in")
-                out.append(located(binding.value))
-                out.append("}")
-                let annotation = binding.type.map { ": \($0)" } ?? ""
-                out.append("\(binding.introducer) \(binding.pattern)\(annotation) = try! \(storage).get()")
-                entry.append("_ = try \(storage).get()")
+            case .binding(let binding) where !fixes.bindingsAsScopes.contains(binding.names.first ?? ""):
+                out.append(located(annotated(binding, annotations)))
                 entry += binding.names.map(countBinding)
+            case .binding, .localScope:
+                let scope = Self.scope(of: item)
+                // Named after its first variable, so a fix found for it still applies when
+                // a binding before it becomes a scope in the next round.
+                let storage = RuntimeNames.scopePrefix + (scope.exports.first?.name ?? "")
+                out += declarations(of: scope, storage: storage, annotations: annotations)
+                let run = scope.isAsync ? "try await \(storage).\(RuntimeNames.scopeRunAsync)()" : "try \(storage).\(RuntimeNames.scopeRun)()"
+                entry.append(run)
+                entry += scope.exports.map { countBinding($0.name) }
+            case .unsetBinding(let binding):
+                out += declarations(of: binding)
+                entry.append("\(RuntimeNames.context).\(RuntimeNames.bound)()")
             case .statement(let snippet):
                 entry.append(located(snippet))
             case .result(let snippet):
@@ -77,6 +101,81 @@ public struct CellCodeGenerator: Sendable {
         out.append("}")
         out.append("}")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A local scope, or a binding run as one.
+    private static func scope(of item: CellItem) -> LocalScope {
+        switch item {
+        case .localScope(let scope): scope
+        case .binding(let binding): LocalScope(statements: [binding.snippet], exports: binding.exports, isAsync: false)
+        default: LocalScope(statements: [], exports: [], isAsync: false)
+        }
+    }
+
+    /// The scope's closure and a module variable for each name it binds:
+    /// `let __bb_scope_1 = _BenchbookScope("In[3]") { () throws in … return (a, b) }`,
+    /// `let a = __bb_scope_1.result.0`.
+    private func declarations(of scope: LocalScope, storage: String, annotations: [String: String]) -> [String] {
+        let signature = scope.isAsync ? "() async throws in" : "() throws in"
+        let storageType = annotations[storage].map { ": " + $0 } ?? ""
+        var lines = ["#sourceLocation(file: \"\(Self.exportFile(storage))\", line: 1)",
+                     "let \(storage)\(storageType) = \(RuntimeNames.scopeType)(\(Self.literal(cellLabel))) { \(signature)"]
+        lines += scope.statements.map(located)
+        let names = scope.exports.map { "`\($0.name)`" }
+        let value = names.count == 1 ? names[0] : "(" + names.joined(separator: ", ") + ")"
+        lines.append("return " + (scope.exports.contains(where: \.isAsyncLet) ? "await " : "") + value)
+        lines.append("}")
+        for (index, export) in scope.exports.enumerated() {
+            let type = (export.type ?? annotations[export.name]).map { ": " + $0 } ?? ""
+            let element = scope.exports.count == 1 ? "" : ".\(index)"
+            lines.append("#sourceLocation(file: \"\(Self.exportFile(export.name))\", line: \(export.line))")
+            lines.append("\(export.introducer) `\(export.name)`\(type) = \(storage).\(RuntimeNames.scopeResult)\(element)")
+            lines.append("#sourceLocation()")
+        }
+        return lines
+    }
+
+    /// The storage and the variable for a name declared without a value.
+    private func declarations(of binding: UnsetBinding) -> [String] {
+        let storage = RuntimeNames.unsetPrefix + binding.name
+        let value = "\(storage).\(RuntimeNames.unsetValue)"
+        return [
+            "#sourceLocation(file: \"\(cellLabel)\", line: \(binding.position.line))",
+            "let \(storage) = \(RuntimeNames.unsetType)<\(binding.type)>(\(Self.literal(binding.name)), cell: \(Self.literal(cellLabel)), isConstant: \(binding.isConstant))",
+            "var `\(binding.name)`: \(binding.type) { get { \(value) } set { \(value) = newValue } }",
+            "#sourceLocation()",
+        ]
+    }
+
+    /// A binding with the type written after its pattern when one is given for its name.
+    private func annotated(_ binding: ModuleBinding, _ annotations: [String: String]) -> SourceSnippet {
+        guard let (offset, text) = annotation(binding, annotations) else { return binding.snippet }
+        var bytes = Array(binding.snippet.text.utf8)
+        bytes.insert(contentsOf: Array(text.utf8), at: offset)
+        var snippet = binding.snippet
+        snippet.text = String(decoding: bytes, as: UTF8.self)
+        return snippet
+    }
+
+    private func annotation(_ binding: ModuleBinding, _ annotations: [String: String]) -> (offset: Int, text: String)? {
+        guard let offset = binding.annotationOffset, let name = binding.names.first, let type = annotations[name],
+              offset <= binding.snippet.text.utf8.count else { return nil }
+        return (offset, ": " + type)
+    }
+
+    /// The insertions the annotations make in the user's text, to map diagnostic columns.
+    public func insertions(for analysis: CellAnalysis, fixes: Fixes) -> [Insertion] {
+        analysis.items.compactMap { item -> Insertion? in
+            guard case .binding(let binding) = item, !fixes.bindingsAsScopes.contains(binding.names.first ?? ""),
+                  let (offset, text) = annotation(binding, fixes.annotations) else { return nil }
+            let before = binding.snippet.text.utf8.prefix(offset)
+            let lineBreaks = before.filter { $0 == UInt8(ascii: "\n") }.count
+            let column = lineBreaks == 0
+                ? binding.snippet.start.column + before.count
+                : before.count - (before.lastIndex(of: UInt8(ascii: "\n")).map { before.distance(from: before.startIndex, to: $0) } ?? 0)
+            return Insertion(position: SourcePosition(line: binding.snippet.start.line + lineBreaks, column: column),
+                             length: text.utf8.count)
+        }
     }
 
     /// Wraps a cell body in the closure a timing magic measures. The body's last

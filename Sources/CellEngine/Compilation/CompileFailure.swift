@@ -14,9 +14,17 @@ public struct CellDiagnostic: Sendable, Equatable {
         self.position = position
     }
 
+    /// The file of an error outside the cell (generated code), when the compiler named one.
+    public var file: String?
+
     /// An internal member of a type from an earlier cell that this cell cannot see.
     var isInaccessibleMember: Bool {
         message.contains("inaccessible due to 'internal' protection level")
+    }
+
+    /// The name of a "cannot find 'x' in scope" error.
+    var unknownName: String? {
+        message.firstMatch(of: /^cannot find (?:type )?'([^']+)' in scope/).map { String($0.1) }
     }
 }
 
@@ -65,7 +73,9 @@ enum CompilerDiagnostics {
                     }
                     found.append(CellDiagnostic(message: message, position: SourcePosition(line: line, column: column)))
                 } else {
-                    found.append(CellDiagnostic(message: message, position: nil))
+                    var diagnostic = CellDiagnostic(message: message, position: nil)
+                    diagnostic.file = String(match.1)
+                    found.append(diagnostic)
                 }
             } else if line.hasPrefix("error: ") {
                 found.append(CellDiagnostic(message: NameScrubber.userFacing(String(line.dropFirst(7))), position: nil))
@@ -77,6 +87,6 @@ enum CompilerDiagnostics {
         // Errors inside the cell first: they are the ones the user can fix.
         var seen = Set<String>()
         return (found.filter { $0.position != nil } + found.filter { $0.position == nil })
-            .filter { seen.insert("\($0.position?.line ?? 0):\($0.message)").inserted }
+            .filter { seen.insert("\($0.file ?? ""):\($0.position?.line ?? 0):\($0.message)").inserted }
     }
 }

@@ -1,0 +1,35 @@
+import CellSource
+
+/// Variables whose type is an opaque `some P` returned by another declaration.
+///
+/// A local `let s = makeShape()` may have such a type, and so may a `main.swift` top-level
+/// variable; a module variable may not unless the type is written (`let s: some Shape =
+/// makeShape()`). The compiler names the type in its error, so the cell is compiled again
+/// with it written (see ``CellCodeGenerator/Fixes``). A tuple pattern cannot be given an
+/// opaque type, so such a binding runs as a local scope, whose names get theirs one by one.
+enum OpaqueTypes {
+    /// The fixes the errors of a compile call for, added to those it was compiled with.
+    static func fixes(for diagnostics: [CellDiagnostic], in analysis: CellAnalysis,
+                      adding fixes: CellCodeGenerator.Fixes) -> CellCodeGenerator.Fixes {
+        var fixes = fixes
+        for diagnostic in diagnostics {
+            guard let match = diagnostic.message.firstMatch(
+                of: /property definition has inferred type '(.+)', involving the 'some' return type of another declaration/) else { continue }
+            let type = String(match.1)
+            let exportPrefix = CellCodeGenerator.exportFile("")
+            if let file = diagnostic.file, file.hasPrefix(exportPrefix) {
+                fixes.annotations[String(file.dropFirst(exportPrefix.count))] = type
+            } else if let line = diagnostic.position?.line {
+                for case .binding(let binding) in analysis.items where binding.snippet.start.line == line {
+                    guard let name = binding.names.first else { continue }
+                    if binding.annotationOffset != nil {
+                        fixes.annotations[name] = type
+                    } else {
+                        fixes.bindingsAsScopes.insert(name)
+                    }
+                }
+            }
+        }
+        return fixes
+    }
+}
