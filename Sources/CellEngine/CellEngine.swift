@@ -235,11 +235,20 @@ public final class CellEngine: @unchecked Sendable {
     /// Explanations added to a compile error: a name no earlier cell declares may be
     /// declared by a cell that has not run yet, which one Swift file would allow.
     private func notes(on diagnostics: [CellDiagnostic]) -> [String] {
-        let unknown = diagnostics.compactMap(\.unknownName).filter { symbols.live($0).isEmpty }
-        guard let name = unknown.first else { return [] }
-        return ["Note: no cell run so far declares '\(name)'. Cells run in the order you run them, and a cell sees only "
-                + "what the cells run before it declared (in one Swift file a declaration may come later). If '\(name)' "
-                + "is declared in another cell, run that cell first, or move the declaration into this cell."]
+        var notes: [String] = []
+        if let name = diagnostics.compactMap(\.unknownName).first(where: { symbols.live($0).isEmpty }) {
+            notes.append("Note: no cell has declared '\(name)' so far. Cells run in the order you run them, and a cell sees "
+                + "only what the cells run before it declared (in one Swift file a declaration may come later); a cell "
+                + "that stopped with an error keeps only what it declared before the error. If '\(name)' is declared in "
+                + "another cell, run that cell first, or move the declaration into this cell.")
+        }
+        if diagnostics.contains(where: { $0.message.hasPrefix("redundant conformance of") }) {
+            notes.append("Note: an earlier cell already declared this conformance, and a type conforms to a protocol "
+                + "once (running an extension cell again declares it again). To change the members, write them in an "
+                + "extension without the conformance (`extension Point { ... }`): the newest member is the one used. "
+                + "Or run the cell that declares the type again, then this one.")
+        }
+        return notes
     }
 
     /// True when the cell declares or binds something a later cell can import (its module

@@ -15,10 +15,11 @@ extension Classifier {
             guard case .identifier(let name) = token.tokenKind,
                   token.parent?.is(IdentifierPatternSyntax.self) == true else { return nil }
             var node = token.parent
-            while let current = node, current.id != pattern.id {
+            while let current = node {
                 if let binding = current.as(ValueBindingPatternSyntax.self) {
                     return (name, binding.bindingSpecifier.text)
                 }
+                if current.id == pattern.id { break }
                 node = current.parent
             }
             return (name, "let")

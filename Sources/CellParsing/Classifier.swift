@@ -11,7 +11,8 @@ struct TopLevelItem {
         /// It needs one of its own: a binding whose value needs `try` or `await`, or a
         /// `guard` whose names later code uses.
         case own
-        /// It declares `names` without a value: the scope lasts until their last assignment.
+        /// It declares `names` without a value, with others or as a tuple: the scope lasts
+        /// until their last assignment.
         case deferred(names: Set<String>)
         /// `async let`: the scope lasts until the last statement that uses one of its names.
         case asyncLet(names: Set<String>)
@@ -33,8 +34,7 @@ struct TopLevelItem {
     var isDefer = false
     /// True when it uses `await` outside a closure or function.
     var awaits = false
-    /// For a declaration without a value: the unset bindings it becomes when no later
-    /// statement of the cell assigns it.
+    /// For a declaration of typed names without values: the variables it becomes.
     var unset: [UnsetBinding] = []
 }
 
@@ -165,14 +165,20 @@ struct Classifier {
             hasTopLevelAwait = true
             top.scoping = .asyncLet(names: Set(names))
         } else if !withoutValue.isEmpty {
-            top.scoping = .deferred(names: Set(withoutValue.flatMap { Self.boundNames(in: $0.pattern) }))
-            if withoutValue.count == bindings.count {
-                top.unset = withoutValue.compactMap { binding in
-                    guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                          let type = binding.typeAnnotation?.type.trimmedDescription else { return nil }
-                    return UnsetBinding(name: name, type: type, isConstant: variable.bindingSpecifier.tokenKind == .keyword(.let),
-                                        position: position(binding.positionAfterSkippingLeadingTrivia))
-                }
+            // Declared without a value: typed storage that the assignments set where they
+            // happen (in this cell or a later one). Only a declaration mixing names with and
+            // without values, or a tuple pattern, needs a scope up to its last assignment.
+            let unset = withoutValue.compactMap { binding -> UnsetBinding? in
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                      let type = binding.typeAnnotation?.type.trimmedDescription else { return nil }
+                return UnsetBinding(name: name, type: type, isConstant: variable.bindingSpecifier.tokenKind == .keyword(.let),
+                                    position: position(binding.positionAfterSkippingLeadingTrivia))
+            }
+            if unset.count == bindings.count {
+                top.item = nil
+                top.unset = unset
+            } else {
+                top.scoping = .deferred(names: Set(withoutValue.flatMap { Self.boundNames(in: $0.pattern) }))
             }
         } else if bindings.contains(where: { $0.initializer.map { Self.needsRuntimeEvaluation($0.value) } ?? false }) {
             top.scoping = .own

@@ -14,7 +14,6 @@ enum LocalScopes {
         let resultIndex = items.indices.last.flatMap { items[$0].item?.isResult == true ? $0 : nil }
         let lastStatement = (resultIndex ?? items.count) - 1
         var runs: [ClosedRange<Int>] = []
-        var unset = Set<Int>()
         for (index, item) in items.enumerated() {
             var end: Int
             switch item.scoping {
@@ -23,12 +22,7 @@ enum LocalScopes {
             case .own:
                 end = index
             case .deferred(let names):
-                let assigning = items.indices.last { $0 > index && !items[$0].assigned.isDisjoint(with: names) }
-                if assigning == nil, !item.unset.isEmpty {
-                    unset.insert(index)
-                    continue
-                }
-                end = assigning ?? index
+                end = items.indices.last { $0 > index && !items[$0].assigned.isDisjoint(with: names) } ?? index
             case .asyncLet(let names):
                 end = items.indices.last { $0 > index && $0 != resultIndex && !items[$0].identifiers.isDisjoint(with: names) } ?? index
             }
@@ -46,11 +40,8 @@ enum LocalScopes {
                 continue
             }
             let item = items[index]
-            if unset.contains(index) {
-                result += item.unset.map(CellItem.unsetBinding)
-            } else if let emitted = item.item {
-                result.append(emitted)
-            }
+            result += item.unset.map(CellItem.unsetBinding)
+            if let emitted = item.item { result.append(emitted) }
             index += 1
         }
         return result

@@ -29,8 +29,9 @@ public struct CellCodeGenerator: Sendable {
 
     /// The file name of the generated line that declares the module variable `name` (a
     /// scope's storage or a name it binds), so a diagnostic about it names the variable
-    /// (see ``OpaqueTypes``).
-    static func exportFile(_ name: String) -> String { "__bb_export_" + name }
+    /// (see ``OpaqueTypes``). It ends in `.swift` like generated code, so a trap there is
+    /// placed at the user's line that read the variable (see ``CrashReport``).
+    static func exportFile(_ name: String) -> String { "__bb_export_" + name + ".swift" }
 
     /// Types the generated code must write, found by a compile that failed without them
     /// (see ``OpaqueTypes``).

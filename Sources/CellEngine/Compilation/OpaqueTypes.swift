@@ -16,9 +16,9 @@ enum OpaqueTypes {
             guard let match = diagnostic.message.firstMatch(
                 of: /property definition has inferred type '(.+)', involving the 'some' return type of another declaration/) else { continue }
             let type = String(match.1)
-            let exportPrefix = CellCodeGenerator.exportFile("")
-            if let file = diagnostic.file, file.hasPrefix(exportPrefix) {
-                fixes.annotations[String(file.dropFirst(exportPrefix.count))] = type
+            let generated = CellCodeGenerator.exportFile("*").split(separator: "*").map(String.init)
+            if let file = diagnostic.file, generated.count == 2, file.hasPrefix(generated[0]), file.hasSuffix(generated[1]) {
+                fixes.annotations[String(file.dropFirst(generated[0].count).dropLast(generated[1].count))] = type
             } else if let line = diagnostic.position?.line {
                 for case .binding(let binding) in analysis.items where binding.snippet.start.line == line {
                     guard let name = binding.names.first else { continue }

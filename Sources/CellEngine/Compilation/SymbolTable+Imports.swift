@@ -9,7 +9,9 @@ import HostProtocol
 /// - `@testable import struct Cell3.Point` (a scoped import) shows only that name of the
 ///   module, with its internal members; a declaration reached through a scoped import
 ///   shadows one with the same signature reached through a whole-module import.
-/// - Operator functions are found only in modules imported whole.
+/// - Operator functions are found only in modules imported whole, or re-exported
+///   (`@_exported import`) by one; a declaration in a module reached only through another
+///   module's re-export is shadowed by a same-signature one of that module.
 /// - Extension members and conformances are seen once their module is imported at all
 ///   (a scoped import of the cell's marker type is enough).
 ///
@@ -19,19 +21,31 @@ import HostProtocol
 /// `f(_: String)`, a later one replaced `f(_: Int)`) is imported whole instead, so the
 /// replacement, imported scoped, shadows the old one. Types bring the names they inherit
 /// from (their cells hold the members an override or a conformance needs).
+///
+/// Cells that declare operators or operator functions form a chain: each re-exports the
+/// one before it, and a later cell imports only the newest whole. Every operator is
+/// found, and one redeclared with the same signature shadows the older one. The older
+/// cells of the chain are also imported through their marker type, with `@testable`, so
+/// their internal operator functions are accessible.
 extension SymbolTable {
     /// The imports and modules to link for a cell.
     /// - Parameters:
     ///   - analysis: the cell.
     ///   - loadingTypeModules: also load every module that declares a type.
     ///   - alsoUsing: names the generated code adds (a type written for an opaque variable).
+    /// - Returns: the import lines (with the operator chain's re-export for a cell that
+    ///   declares operators) and the modules to link.
     func dependencies(of analysis: CellAnalysis, loadingTypeModules: Bool = false,
                       alsoUsing: Set<String> = []) -> (imports: [String], modules: [String]) {
         let declaredHere = analysis.items.flatMap { item -> [DeclaredName] in
             if case .declaration(_, let names) = item { return names }
             return item.definedNames.map { DeclaredName(name: $0, kind: .var) }
         }
-        return imports(for: analysis.identifiers.union(alsoUsing), declaredHere: declaredHere, loadingTypeModules: loadingTypeModules)
+        var found = imports(for: analysis.identifiers.union(alsoUsing), declaredHere: declaredHere, loadingTypeModules: loadingTypeModules)
+        if analysis.declaresOperators, let previous = operatorModules.last {
+            found.imports.append("@_exported import \(previous)")
+        }
+        return found
     }
 
     /// The one builder of a cell's import lines.
@@ -44,7 +58,7 @@ extension SymbolTable {
     func imports(for names: some Collection<String>, declaredHere: [DeclaredName],
                  loadingTypeModules: Bool) -> (imports: [String], modules: [String]) {
         var scoped: [String] = []
-        var whole = operatorModules
+        var whole = operatorModules.suffix(1).map { $0 }
         var linked: [String] = []
         func link(_ module: String) { if !linked.contains(module) { linked.append(module) } }
 
@@ -74,7 +88,7 @@ extension SymbolTable {
             lines.append("@testable import \(module)")
             link(module)
         }
-        let loaded = moduleWideModules + (loadingTypeModules ? typeModules : [])
+        let loaded = operatorModules.dropLast() + moduleWideModules + (loadingTypeModules ? typeModules : [])
         for module in unique(loaded) where !whole.contains(module) {
             lines.append("@testable import enum \(module).\(RuntimeNames.moduleMarker)")
             link(module)

@@ -46,8 +46,9 @@ public struct SymbolTable: Sendable {
     /// of them would make every cell slower as the notebook grows, so they are loaded only
     /// when a first compile reports an inaccessible member (see ``CellEngine``).
     private(set) var typeModules: [String] = []
-    /// Modules that declare operators or operator functions: Swift finds operator
-    /// functions only in modules imported whole, so every later cell imports them whole.
+    /// Modules that declare operators or operator functions, in order: Swift finds operator
+    /// functions only in modules imported whole or re-exported by one, so they form a chain
+    /// (see ``imports(for:declaredHere:loadingTypeModules:)``).
     private(set) var operatorModules: [String] = []
     /// Every module compiled so far, in order (loaded again after a host restart).
     public private(set) var modules: [String] = []
