@@ -36,28 +36,13 @@ public enum _BenchbookCell {
         }
     }
 
-    /// The check the kernel puts at the top of each loop body in cell code where an error
-    /// can propagate: stops the loop when the user interrupts, keeping every value.
-    /// - Throws: ``InterruptedError``.
-    public static func checkInterrupt() throws {
-        if bb_interrupt_pending() != 0 {
-            bb_clear_interrupt()
-            throw InterruptedError(activity: "The loop")
-        }
-    }
-
-    /// The check the kernel puts at the top of each loop body in cell code that cannot
-    /// throw (a closure, a non-throwing function): stops the cell with a trap when the user
-    /// interrupts; the kernel then restores the host as it was before the cell.
-    public static func stopIfInterrupted() {
-        if bb_interrupt_pending() != 0 {
-            fatalError("Interrupted inside a function or closure that cannot throw, so the cell was stopped")
-        }
-    }
-
     /// Runs a cell's statements, reporting a thrown error and how many bindings were made.
+    /// - Parameters:
+    ///   - cell: the cell's number.
+    ///   - optimization: how the cell was compiled (recorded with benchmarks it runs).
     /// - Returns: 0 on success, 1 when the cell threw.
-    public static func run(cell: Int, body: (Context) throws -> Void) -> Int32 {
+    public static func run(cell: Int, optimization: CodeOptimization, body: (Context) throws -> Void) -> Int32 {
+        CodeOptimization.ofRunningCell = optimization
         let context = begin(cell)
         do {
             try body(context)
@@ -69,7 +54,9 @@ public enum _BenchbookCell {
 
     /// Runs a cell whose statements use `await`, blocking until they finish.
     /// - Returns: 0 on success, 1 when the cell threw.
-    public static func run(cell: Int, body: @escaping @Sendable (Context) async throws -> Void) -> Int32 {
+    public static func run(cell: Int, optimization: CodeOptimization,
+                           body: @escaping @Sendable (Context) async throws -> Void) -> Int32 {
+        CodeOptimization.ofRunningCell = optimization
         let context = begin(cell)
         let outcome = blocking { try await body(context) }
         switch outcome {

@@ -34,12 +34,15 @@ public final class CellEngine: @unchecked Sendable {
     /// Problems of comm callbacks (a crash, a restore) to tell the user at the next cell.
     var commNotes: [String] = []
     var cellCounter = 0
+    /// How cells are compiled; `%optimize on|off|auto` sets it for the kernel.
+    public var optimization: Optimization
     /// The label of each execution, for messages about snapshots.
     var labels: [Int: String] = [:]
 
     /// Creates an engine; nothing is started until ``prepare()`` or the first cell.
     public init(configuration: EngineConfiguration) {
         self.configuration = configuration
+        optimization = configuration.optimization
         compiler = CellCompiler(configuration: configuration)
         parser = CellParserClient(executable: configuration.parserExecutable.path)
         let libraries = self.libraries
@@ -99,6 +102,9 @@ public final class CellEngine: @unchecked Sendable {
     ///   - output: receives streams, displays, the result and input requests.
     /// - Returns: nil on success, or the error to show.
     public func execute(_ code: String, label: String, stamp: ClientStamp? = nil, output: CellOutput) -> CellError? {
+        if let parsed = CellMagic.parse(code), case .success(.optimize(let setting)) = parsed.magic {
+            return setOptimization(setting, output: output)
+        }
         background.setOutput(output)
         reportHostLosses(to: output)
         for note in commNotes { output.stream(name: "stderr", text: note + "\n") }
@@ -169,7 +175,7 @@ public final class CellEngine: @unchecked Sendable {
             return .failure(.error(CellErrorReport.parser(error, label: label)))
         }
         Trace.step("parse", since: started)
-        if magic != nil, analysis.hasTopLevelAwait {
+        if magic?.isTiming == true, analysis.hasTopLevelAwait {
             return .failure(.error(CellError(name: "MagicError", value: "Timing magics run their body synchronously; move the awaited work into a function and call it without await, or time it without a magic.")))
         }
         if analysis.isEmpty { return .failure(.empty) }
@@ -180,7 +186,8 @@ public final class CellEngine: @unchecked Sendable {
         if !lost.isEmpty { return .failure(.error(CellErrorReport.lostVariables(lost))) }
 
         let module = RuntimeNames.module(id.rawValue)
-        let generator = CellCodeGenerator(module: module, cellLabel: label, cellNumber: id.rawValue)
+        var generator = CellCodeGenerator(module: module, cellLabel: label, cellNumber: id.rawValue)
+        generator.optimized = optimization.optimizes(analysis, timed: magic?.isTiming == true)
         var request = CompileRequest(analysis: analysis, generator: generator, magic: magic)
         var compiled = compile(request, cancellation: cancellation)
         // Two things only a compile can tell, each fixed by compiling again: a member of a
@@ -229,7 +236,7 @@ public final class CellEngine: @unchecked Sendable {
                                 linking: dependencies.modules, hostHasLoaded: hostLibraries.contains(library:),
                                 emitsModule: Self.laterCellsCanImport(analysis, magic: request.magic),
                                 insertions: analysis.insertions + generator.insertions(for: analysis, fixes: request.fixes),
-                                cancellation: cancellation)
+                                optimized: generator.optimized, cancellation: cancellation)
     }
 
     /// Explanations added to a compile error: a name no earlier cell declares may be

@@ -16,6 +16,11 @@ public struct EngineConfiguration: Sendable {
     public var parserExecutable: URL
     /// The cell compiler executable (``CellCompilerClient``).
     public var cellCompilerExecutable: URL
+    /// How cells are compiled when the kernel starts (`auto`: `-O` for cells with loops,
+    /// functions or closures); `%optimize` changes it for the kernel (see
+    /// ``CellEngine/optimization``). `BENCHBOOK_OPTIMIZE=on|off|auto` in the kernel's
+    /// environment chooses another start.
+    public var optimization = ProcessInfo.processInfo.environment["BENCHBOOK_OPTIMIZE"].flatMap(Optimization.init(rawValue:)) ?? .auto
 
     /// Creates a configuration.
     public init(compiler: URL, libraryDirectory: URL, workDirectory: URL, hostExecutable: URL, parserExecutable: URL,

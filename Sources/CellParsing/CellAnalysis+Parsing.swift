@@ -26,6 +26,8 @@ extension CellAnalysis {
         let collector = NameCollector(viewMode: .sourceAccurate)
         collector.walk(tree)
         let checks = LoopChecks(tree: tree, converter: converter)
+        let code = CodeFinder(viewMode: .sourceAccurate)
+        code.walk(tree)
         if problems.isEmpty, !checks.edits.isEmpty {
             tree = Parser.parse(source: checks.apply(to: source))
             converter = SourceLocationConverter(fileName: "cell", tree: tree)
@@ -38,8 +40,28 @@ extension CellAnalysis {
         self.init(items: LocalScopes.group(classifier.items), identifiers: collector.identifiers,
                   references: collector.references, hasTopLevelAwait: classifier.hasTopLevelAwait,
                   syntaxProblems: problems, loopCheckInsertions: problems.isEmpty ? checks.insertions : [],
-                  declaresOperators: classifier.declaresOperators)
+                  declaresOperators: classifier.declaresOperators, containsCode: code.found)
     }
+}
+
+/// Finds code worth optimising: a loop, or a body that runs when called.
+private final class CodeFinder: SyntaxVisitor {
+    var found = false
+
+    private func find() -> SyntaxVisitorContinueKind {
+        found = true
+        return .skipChildren
+    }
+
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind { find() }
+    override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { find() }
+    override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind { find() }
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { find() }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { node.body == nil ? .skipChildren : find() }
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { node.body == nil ? .skipChildren : find() }
+    override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind { find() }
+    override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind { find() }
+    override func visit(_ node: DeinitializerDeclSyntax) -> SyntaxVisitorContinueKind { find() }
 }
 
 /// Collects identifiers, and the names used as values or types (not after a dot).

@@ -33,12 +33,17 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
     /// (top-level, in a type or in an extension). Swift finds operator functions only in
     /// modules imported whole, so later cells import this cell's module whole.
     public var declaresOperators: Bool
+    /// True when the cell has code an optimiser can speed up: a loop, or the body of a
+    /// function, closure, initialiser, accessor or subscript (see ``CellMagic/optimize(_:)``).
+    public var containsCode: Bool
 
     /// Creates an analysis from its parts.
     public init(items: [CellItem], identifiers: Set<String>, references: Set<String>, hasTopLevelAwait: Bool,
-                syntaxProblems: [SyntaxProblem], loopCheckInsertions: [Insertion] = [], declaresOperators: Bool = false) {
+                syntaxProblems: [SyntaxProblem], loopCheckInsertions: [Insertion] = [], declaresOperators: Bool = false,
+                containsCode: Bool = false) {
         self.loopCheckInsertions = loopCheckInsertions
         self.declaresOperators = declaresOperators
+        self.containsCode = containsCode
         self.items = items
         self.identifiers = identifiers
         self.references = references

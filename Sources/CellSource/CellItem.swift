@@ -110,6 +110,9 @@ public struct LocalScope: Sendable, Equatable, Codable {
     /// True when a statement uses `await` or `async let`.
     public var isAsync: Bool
 
+    /// The cell line of its first statement.
+    public var firstLine: Int { statements.first?.start.line ?? 1 }
+
     /// Creates a scope.
     public init(statements: [SourceSnippet], exports: [ScopeExport], isAsync: Bool) {
         self.statements = statements
@@ -200,6 +203,18 @@ extension CellItem {
     public var isResult: Bool {
         if case .result = self { return true }
         return false
+    }
+
+    /// The cell line the item starts on (nil for an import).
+    public var firstLine: Int? {
+        switch self {
+        case .declaration(let snippet, _), .moduleWideDeclaration(let snippet), .statement(let snippet), .result(let snippet):
+            snippet.start.line
+        case .binding(let binding): binding.snippet.start.line
+        case .localScope(let scope): scope.firstLine
+        case .unsetBinding(let binding): binding.position.line
+        case .import: nil
+        }
     }
 
     /// True for items whose names are values made when the cell runs (not declarations).

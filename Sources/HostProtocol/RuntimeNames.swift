@@ -43,12 +43,15 @@ public enum RuntimeNames {
     public static let benchmarkType = "Benchmark"
     public static let recordCall = "runAndRecord"
 
-    /// The interrupt check put at the top of each loop body where an error can propagate
-    /// (`_BenchbookCell.checkInterrupt()`, which throws `InterruptedError`).
-    public static let throwingInterruptCheck = "try _BenchbookCell.checkInterrupt(); "
+    /// The interrupt check put at the top of each loop body where an error can propagate:
+    /// an inlined load of the flag (`_BenchbookCell.interruptRequested`), then
+    /// `_BenchbookCell.checkInterrupt()`, which throws `InterruptedError`.
+    public static let throwingInterruptCheck = "if _BenchbookCell.interruptRequested { try _BenchbookCell.checkInterrupt() }; "
     /// The interrupt check put at the top of each loop body that cannot throw
     /// (`_BenchbookCell.stopIfInterrupted()`, which traps).
-    public static let trappingInterruptCheck = "_BenchbookCell.stopIfInterrupted(); "
+    public static let trappingInterruptCheck = "if _BenchbookCell.interruptRequested { _BenchbookCell.stopIfInterrupted() }; "
+    /// `CodeOptimization`'s cases, as `_BenchbookCell.run(cell:optimization:body:)` takes them.
+    public static func optimization(_ optimized: Bool) -> String { optimized ? ".optimized" : ".unoptimized" }
 
     /// The module name of cell number `number`.
     public static func module(_ number: Int) -> String { "\(modulePrefix)\(number)" }
@@ -67,7 +70,7 @@ public enum NameScrubber {
     /// and runtime named "the cell".
     /// - Parameter text: a message or description.
     public static func userFacing(_ text: String) -> String {
-        guard text.contains(RuntimeNames.modulePrefix) || text.contains("__b") || text.contains(RuntimeNames.cellRuntime) else {
+        guard text.contains(RuntimeNames.modulePrefix) || text.contains("__b") || text.contains("_Benchbook") else {
             return text
         }
         return text.replacing(/\bCell[0-9]+[\/.]/, with: "")

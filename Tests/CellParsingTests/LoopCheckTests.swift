@@ -5,8 +5,8 @@ import Testing
 /// Interrupt checks in cell loops: the throwing check where an error propagates, the
 /// trapping one where it cannot, lines never moved, columns recorded.
 @Suite struct LoopCheckTests {
-    let throwing = "try _BenchbookCell.checkInterrupt(); "
-    let trapping = "_BenchbookCell.stopIfInterrupted(); "
+    let throwing = "if _BenchbookCell.interruptRequested { try _BenchbookCell.checkInterrupt() }; "
+    let trapping = "if _BenchbookCell.interruptRequested { _BenchbookCell.stopIfInterrupted() }; "
 
     func text(_ source: String) -> String {
         CellAnalysis(parsing: source).items.map { item -> String in

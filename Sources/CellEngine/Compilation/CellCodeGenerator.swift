@@ -23,6 +23,8 @@ public struct CellCodeGenerator: Sendable {
     public var cellLabel: String
     /// The sequence number passed to the runtime.
     public var cellNumber: Int
+    /// Whether the cell is compiled with `-O` (the runtime records it with benchmarks).
+    public var optimized = false
 
     /// The C symbol of the entry point the host calls.
     public var entrySymbol: String { RuntimeNames.entrySymbol(module: module) }
@@ -88,7 +90,7 @@ public struct CellCodeGenerator: Sendable {
             case .result(let snippet):
                 // A closure keeps the expression on its own lines, at its own columns.
                 let call = analysis.hasTopLevelAwait ? "try await { () async throws in" : "try { () throws in"
-                entry.append("\(present)(\(call)")
+                entry.append(header("\(present)(\(call)", line: snippet.start.line))
                 entry.append(located(snippet))
                 entry.append("}())")
             }
@@ -97,7 +99,9 @@ public struct CellCodeGenerator: Sendable {
         let bodyKind = analysis.hasTopLevelAwait ? "\(RuntimeNames.context) async throws in" : "\(RuntimeNames.context) throws in"
         out.append("@_cdecl(\"\(entrySymbol)\")")
         out.append("public func \(RuntimeNames.entryFunction)() -> Int32 {")
-        out.append("return \(runtime).\(RuntimeNames.run)(cell: \(cellNumber)) { \(bodyKind)")
+        let firstLine = analysis.items.lazy.compactMap(\.firstLine).first ?? 1
+        out.append(header("return \(runtime).\(RuntimeNames.run)(cell: \(cellNumber), optimization: \(RuntimeNames.optimization(optimized))) { \(bodyKind)",
+                          line: firstLine))
         out += entry
         out.append("}")
         out.append("}")
@@ -105,6 +109,10 @@ public struct CellCodeGenerator: Sendable {
     }
 
     /// A local scope, or a binding run as one.
+    ///
+    /// Its storage's declaration opens the closure (see ``header(_:line:)``) at the line of
+    /// the scope's first statement, where a compile error about its type is reported
+    /// (see ``OpaqueTypes``).
     private static func scope(of item: CellItem) -> LocalScope {
         switch item {
         case .localScope(let scope): scope
@@ -119,8 +127,8 @@ public struct CellCodeGenerator: Sendable {
     private func declarations(of scope: LocalScope, storage: String, annotations: [String: String]) -> [String] {
         let signature = scope.isAsync ? "() async throws in" : "() throws in"
         let storageType = annotations[storage].map { ": " + $0 } ?? ""
-        var lines = ["#sourceLocation(file: \"\(Self.exportFile(storage))\", line: 1)",
-                     "let \(storage)\(storageType) = \(RuntimeNames.scopeType)(\(Self.literal(cellLabel))) { \(signature)"]
+        var lines = [header("let \(storage)\(storageType) = \(RuntimeNames.scopeType)(\(Self.literal(cellLabel))) { \(signature)",
+                            line: scope.firstLine)]
         lines += scope.statements.map(located)
         let names = scope.exports.map { "`\($0.name)`" }
         let value = names.count == 1 ? names[0] : "(" + names.joined(separator: ", ") + ")"
@@ -182,27 +190,35 @@ public struct CellCodeGenerator: Sendable {
     /// Wraps a cell body in the closure a timing magic measures. The body's last
     /// expression becomes the closure's value (shown for `%time`, ignored otherwise).
     private func timed(_ body: [String], magic: CellMagic, showsResult: Bool) -> [String] {
-        let presentCall = present + "("
-        let measured = body.map { line -> String in
-            if line.hasPrefix(presentCall) { return "return " + line.dropFirst(presentCall.count) }
-            return line == "}())" ? "}()" : line
+        // The shown result's line (after its location header) returns the value instead.
+        let presentCall = "\n" + present + "("
+        let measured = body.map { element -> String in
+            guard element.hasPrefix("#sourceLocation("), let call = element.range(of: presentCall) else {
+                return element == "}())" ? "}()" : element
+            }
+            return element.replacingCharacters(in: call, with: "\nreturn ")
         }
+        // `%timeit` and `%benchmark` ignore the value.
+        let ignoringValue = measured.map { $0.replacing("\nreturn try {", with: "\n_ = try {") }
         let timed = RuntimeNames.timedValue
+        let line = body.lazy.compactMap { $0.firstMatch(of: /#sourceLocation\(file: "[^"]*", line: ([0-9]+)\)/).map { Int($0.1) ?? 1 } }.first ?? 1
         switch magic {
         case .time:
-            var lines = ["let \(timed) = try \(RuntimeNames.timeCall) { () throws in"] + measured
+            var lines = [header("let \(timed) = try \(RuntimeNames.timeCall) { () throws in", line: line)] + measured
             lines.append("}")
             lines.append("print(\(timed).timing)")
             if showsResult { lines.append("\(present)(\(timed).value)") }
             return lines
         case .timeit:
             // IPython's line first, then the result with percentiles.
-            return ["let \(timed) = try \(RuntimeNames.timeitCall)(\(Self.literal(cellLabel))) { () throws in"]
-                + measured.map { $0.hasPrefix("return ") ? "_ = " + $0.dropFirst("return ".count) : $0 }
-                + ["}", "print(\(timed).\(RuntimeNames.perLoopSummary))", "\(present)(\(timed))"]
+            return [header("let \(timed) = try \(RuntimeNames.timeitCall)(\(Self.literal(cellLabel))) { () throws in", line: line)]
+                + ignoringValue + ["}", "print(\(timed).\(RuntimeNames.perLoopSummary))", "\(present)(\(timed))"]
         case .benchmark(let name):
-            return ["\(present)(try \(RuntimeNames.benchmarkType)(\(Self.literal(name))).\(RuntimeNames.recordCall) { () throws in"]
-                + measured.map { $0.hasPrefix("return ") ? "_ = " + $0.dropFirst("return ".count) : $0 } + ["})"]
+            return [header("\(present)(try \(RuntimeNames.benchmarkType)(\(Self.literal(name))).\(RuntimeNames.recordCall) { () throws in", line: line)]
+                + ignoringValue + ["})"]
+        case .optimize:
+            // Served by the engine without compiling (see `CellEngine.setOptimization`).
+            return body
         }
     }
 
@@ -217,6 +233,14 @@ public struct CellCodeGenerator: Sendable {
     /// A Swift string literal for any text.
     static func literal(_ text: String) -> String {
         "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("\n", with: "\\n") + "\""
+    }
+
+    /// A generated line that opens a closure, placed at a line of the cell. The closure's
+    /// debug information then names the cell, as the code in it does: the optimiser
+    /// gives code it moves (a bounds check hoisted out of a loop) the closure's file with
+    /// the user's line and column, so a trap there still names the cell and line.
+    private func header(_ line: String, line number: Int) -> String {
+        "#sourceLocation(file: \"\(cellLabel)\", line: \(number))\n" + line + "\n#sourceLocation()"
     }
 
     /// The snippet on its own lines at its original line and column, followed by a

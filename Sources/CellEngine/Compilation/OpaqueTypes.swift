@@ -1,4 +1,5 @@
 import CellSource
+import HostProtocol
 
 /// Variables whose type is an opaque `some P` returned by another declaration.
 ///
@@ -19,6 +20,10 @@ enum OpaqueTypes {
             let generated = CellCodeGenerator.exportFile("*").split(separator: "*").map(String.init)
             if let file = diagnostic.file, generated.count == 2, file.hasPrefix(generated[0]), file.hasSuffix(generated[1]) {
                 fixes.annotations[String(file.dropFirst(generated[0].count).dropLast(generated[1].count))] = type
+            } else if let line = diagnostic.position?.line, let scope = scopeStorage(startingOn: line, in: analysis, fixes) {
+                // A scope's storage, declared at the line of the scope's first statement
+                // (the message names its type without the generated wrapper).
+                fixes.annotations[scope] = type.hasPrefix(RuntimeNames.scopeType + "<") ? type : RuntimeNames.scopeType + "<" + type + ">"
             } else if let line = diagnostic.position?.line {
                 for case .binding(let binding) in analysis.items where binding.snippet.start.line == line {
                     guard let name = binding.names.first else { continue }
@@ -31,5 +36,22 @@ enum OpaqueTypes {
             }
         }
         return fixes
+    }
+
+    /// The storage name of the scope whose first statement is on `line`, if any.
+    private static func scopeStorage(startingOn line: Int, in analysis: CellAnalysis,
+                                     _ fixes: CellCodeGenerator.Fixes) -> String? {
+        for item in analysis.items {
+            switch item {
+            case .localScope(let scope) where scope.firstLine == line:
+                return RuntimeNames.scopePrefix + (scope.exports.first?.name ?? "")
+            case .binding(let binding) where binding.snippet.start.line == line
+                && fixes.bindingsAsScopes.contains(binding.names.first ?? ""):
+                return RuntimeNames.scopePrefix + (binding.names.first ?? "")
+            default:
+                continue
+            }
+        }
+        return nil
     }
 }
