@@ -236,7 +236,8 @@ public final class CellEngine: @unchecked Sendable {
                                 linking: dependencies.modules, hostHasLoaded: hostLibraries.contains(library:),
                                 emitsModule: Self.laterCellsCanImport(analysis, magic: request.magic),
                                 insertions: analysis.insertions + generator.insertions(for: analysis, fixes: request.fixes),
-                                optimized: generator.optimized, cancellation: cancellation)
+                                optimized: generator.optimized, crossModule: !analysis.declaresCallables,
+                                cancellation: cancellation)
     }
 
     /// Explanations added to a compile error: a name no earlier cell declares may be

@@ -40,16 +40,26 @@ extension CellAnalysis {
         self.init(items: LocalScopes.group(classifier.items), identifiers: collector.identifiers,
                   references: collector.references, hasTopLevelAwait: classifier.hasTopLevelAwait,
                   syntaxProblems: problems, loopCheckInsertions: problems.isEmpty ? checks.insertions : [],
-                  declaresOperators: classifier.declaresOperators, containsCode: code.found)
+                  declaresOperators: classifier.declaresOperators, containsCode: code.found,
+                  declaresCallables: code.foundCallable)
     }
 }
 
-/// Finds code worth optimising: a loop, or a body that runs when called.
+/// Finds code worth optimising (a loop, a closure, a body that runs when called) and
+/// callable declarations (the bodies other cells call).
 private final class CodeFinder: SyntaxVisitor {
     var found = false
+    var foundCallable = false
 
     private func find() -> SyntaxVisitorContinueKind {
         found = true
+        return foundCallable ? .skipChildren : .visitChildren
+    }
+
+    private func findCallable(hasBody: Bool) -> SyntaxVisitorContinueKind {
+        guard hasBody else { return .visitChildren }
+        found = true
+        foundCallable = true
         return .skipChildren
     }
 
@@ -57,11 +67,11 @@ private final class CodeFinder: SyntaxVisitor {
     override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { find() }
     override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind { find() }
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { find() }
-    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { node.body == nil ? .skipChildren : find() }
-    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { node.body == nil ? .skipChildren : find() }
-    override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind { find() }
-    override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind { find() }
-    override func visit(_ node: DeinitializerDeclSyntax) -> SyntaxVisitorContinueKind { find() }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { findCallable(hasBody: node.body != nil) }
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { findCallable(hasBody: node.body != nil) }
+    override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind { findCallable(hasBody: true) }
+    override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind { findCallable(hasBody: node.accessorBlock != nil) }
+    override func visit(_ node: DeinitializerDeclSyntax) -> SyntaxVisitorContinueKind { findCallable(hasBody: node.body != nil) }
 }
 
 /// Collects identifiers, and the names used as values or types (not after a dot).

@@ -36,11 +36,15 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
     /// True when the cell has code an optimiser can speed up: a loop, or the body of a
     /// function, closure, initialiser, accessor or subscript (see ``CellMagic/optimize(_:)``).
     public var containsCode: Bool
+    /// True when the cell declares code other cells call: a function, initialiser,
+    /// accessor, subscript or deinitialiser body.
+    public var declaresCallables: Bool
 
     /// Creates an analysis from its parts.
     public init(items: [CellItem], identifiers: Set<String>, references: Set<String>, hasTopLevelAwait: Bool,
                 syntaxProblems: [SyntaxProblem], loopCheckInsertions: [Insertion] = [], declaresOperators: Bool = false,
-                containsCode: Bool = false) {
+                containsCode: Bool = false, declaresCallables: Bool = false) {
+        self.declaresCallables = declaresCallables
         self.loopCheckInsertions = loopCheckInsertions
         self.declaresOperators = declaresOperators
         self.containsCode = containsCode
