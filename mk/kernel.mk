@@ -2,7 +2,7 @@
 # (jupyter-kernel-test, jupyter_client, nbconvert, jupyter console) and the latency
 # benchmark, all against the installed kernelspec (the release build).
 
-.PHONY: test-kernel bench-kernel bench-completion bench-recovery
+.PHONY: test-kernel bench-kernel bench-completion bench-recovery bench-normalize
 
 test-kernel: kernelspec ## the kernel through real Jupyter clients
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
@@ -25,7 +25,13 @@ bench-completion: kernelspec ## completion latency (results/)
 bench-recovery: kernelspec ## cost of loop interrupt checks and host snapshots (results/)
 	$(PYTHON) scripts/bench/recovery_bench.py
 
+# The seed 000 normalisation loop as notebook cells against the same file built with
+# swiftc -O (issue 23): results/normalize-loop.{json,md}.
+bench-normalize: kernelspec ## the normalisation loop in a cell against swiftc -O (results/)
+	$(PYTHON) scripts/bench/normalize_bench.py --out results
+
 TEST_TARGETS += test-kernel
 RUN_TARGETS  += bench-kernel
 RUN_TARGETS  += bench-completion
 RUN_TARGETS  += bench-recovery
+RUN_TARGETS  += bench-normalize

@@ -159,3 +159,26 @@ def test_errors_keep_their_cell_line_and_column(kernel, code, message):
     reply = fails(kc, code)
     assert reply["ename"] == message
     assert re.search(r"In\[1\], line [12]", "\n".join(reply["traceback"]) + reply["evalue"]), reply
+
+
+def test_optimisation_level_switch_and_benchmark_records(kernel):
+    _, kc = kernel
+    assert "-O (optimised" in run(kc, "%optimize")[0] and "a loop, a function or a closure" in run(kc, "%optimize")[0]
+    record = ("import Foundation\nlet result = try Benchmark(\"sum\", options: .quick).run { _ = (0..<1000).reduce(0, +) }\n"
+              "print(try BenchmarkRecord(result).cellOptimization.map(\\.rawValue) ?? \"none\")")
+    assert run(kc, record)[0] == "-O\n", "a cell with a closure is optimised"
+    assert "-Onone" in run(kc, "%optimize off")[0]
+    assert run(kc, record)[0] == "-Onone\n"
+    run(kc, "%optimize on")
+    assert fails(kc, "%optimize sometimes")["ename"] == "MagicError"
+
+
+def test_a_trap_in_optimised_code_names_the_cell_and_line(kernel):
+    _, kc = kernel
+    run(kc, "let data = [3, 1, 2]")
+    reply = fails(kc, "var total = 0\nfor i in 0...data.count {\n    total += data[i]\n}")
+    assert reply["evalue"] == "In[2], line 3: Fatal error: Index out of range", reply["evalue"]
+    run(kc, "func pick(_ values: [Int], _ i: Int) -> Int {\n    values[i]\n}")
+    reply = fails(kc, "[1, 2].map { pick(data, $0 + 5) }")
+    assert reply["evalue"] == "In[3], line 2: Fatal error: Index out of range", reply["evalue"]
+    assert run(kc, "data.count")[1] == ["3"], "the snapshot kept the earlier cells' values"
