@@ -2,12 +2,17 @@
 # (jupyter-kernel-test, jupyter_client, nbconvert, jupyter console) and the latency
 # benchmark, all against the installed kernelspec (the release build).
 
-.PHONY: test-kernel bench-kernel bench-completion bench-recovery bench-normalize
+.PHONY: test-kernel test-kernel-browser bench-kernel bench-completion bench-recovery bench-normalize
 
 test-kernel: kernelspec ## the kernel through real Jupyter clients
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
 	    Tests/python/test_cell_engine_notebook.py Tests/python/test_cell_model.py Tests/python/test_kernel_seam.py Tests/python/test_frontends.py \
 	    Tests/python/test_kernel_completion.py Tests/python/test_recovery.py Tests/python/test_kernel_launcher.py
+
+# Completion and inspection in JupyterLab through Debian's Chromium (issue 23); screenshots
+# in .build/test-artifacts/browser-completion/.
+test-kernel-browser: kernelspec notebook-data ## Tab and Shift-Tab in JupyterLab + Chromium
+	$(PYTHON) -m pytest -q -s Tests/python/test_browser_completion.py
 
 # Start-up and per-cell latency through jupyter_client: results/kernel-latency.{json,md}.
 # COMPARE_KERNEL=<kernelspec> (an earlier build, see the script's docstring) adds a
@@ -30,7 +35,7 @@ bench-recovery: kernelspec ## cost of loop interrupt checks and host snapshots (
 bench-normalize: kernelspec ## the normalisation loop in a cell against swiftc -O (results/)
 	$(PYTHON) scripts/bench/normalize_bench.py --out results
 
-TEST_TARGETS += test-kernel
+TEST_TARGETS += test-kernel test-kernel-browser
 RUN_TARGETS  += bench-kernel
 RUN_TARGETS  += bench-completion
 RUN_TARGETS  += bench-recovery
