@@ -6,6 +6,19 @@ extension _BenchbookCell {
     /// one predictable branch per iteration even in optimised cells.
     @inlinable public static var interruptRequested: Bool { bb_interrupt_requested() != 0 }
 
+    /// The check at the top of each loop body in cell code where an error can propagate:
+    /// one load of the flag, inlined; ``checkInterrupt()`` only when it is set.
+    /// - Throws: ``InterruptedError``.
+    @inlinable public static func pollInterrupt() throws {
+        if interruptRequested { try checkInterrupt() }
+    }
+
+    /// The check at the top of each loop body in cell code that cannot throw: one load
+    /// of the flag, inlined; ``stopIfInterrupted()`` only when it is set.
+    @inlinable public static func pollInterruptOrStop() {
+        if interruptRequested { stopIfInterrupted() }
+    }
+
     /// The check the kernel puts at the top of each loop body in cell code where an error
     /// can propagate, behind ``interruptRequested``: stops the loop when the user
     /// interrupts, keeping every value.

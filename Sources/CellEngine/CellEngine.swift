@@ -170,7 +170,7 @@ public final class CellEngine: @unchecked Sendable {
         let started = DispatchTime.now()
         let analysis: CellAnalysis
         do {
-            analysis = try parser.analyze(body, bindingsAreLocal: magic != nil, cancellation: cancellation)
+            analysis = try parser.analyze(body, bindingsAreLocal: magic?.isTiming == true, cancellation: cancellation)
         } catch {
             return .failure(.error(CellErrorReport.parser(error, label: label)))
         }
@@ -190,13 +190,22 @@ public final class CellEngine: @unchecked Sendable {
         generator.optimized = optimization.optimizes(analysis, timed: magic?.isTiming == true)
         var request = CompileRequest(analysis: analysis, generator: generator, magic: magic)
         var compiled = compile(request, cancellation: cancellation)
+        // The `@usableFromInline` marks that keep overrides across cells (see
+        // OverrideVisibility) are refused when a marked member names a protocol: compile
+        // without them.
+        if case .failure(let failure) = compiled, failure.diagnostics.contains(where: \.isAboutUsableFromInline),
+           let unmarked = try? parser.analyze(body, bindingsAreLocal: magic?.isTiming == true, marksTypes: false,
+                                             cancellation: cancellation) {
+            request.analysis = unmarked
+            compiled = compile(request, cancellation: cancellation)
+        }
         // Two things only a compile can tell, each fixed by compiling again: a member of a
         // type from an earlier cell reached through a variable (load the modules that
         // declare types), and a variable whose type is an opaque `some P` from another
         // declaration (write the type the compiler named; a tuple pattern takes two rounds).
         for _ in 0..<2 {
             guard case .failure(let failure) = compiled else { break }
-            let fixes = OpaqueTypes.fixes(for: failure.diagnostics, in: analysis, adding: request.fixes)
+            let fixes = OpaqueTypes.fixes(for: failure.diagnostics, in: request.analysis, adding: request.fixes)
             let inaccessible = failure.diagnostics.contains(where: \.isInaccessibleMember)
             guard fixes != request.fixes || (inaccessible && !request.loadingTypeModules) else { break }
             request.fixes = fixes
@@ -205,7 +214,8 @@ public final class CellEngine: @unchecked Sendable {
         }
         switch compiled {
         case .success(let library):
-            return .success(CompiledCell(analysis: analysis, label: label, module: module, library: library, entrySymbol: generator.entrySymbol))
+            return .success(CompiledCell(analysis: request.analysis, label: label, module: module, library: library,
+                                         entrySymbol: generator.entrySymbol))
         case .failure(let failure):
             if failure.interrupted { return .failure(.error(CellErrorReport.interruptedWhileCompiling())) }
             return .failure(.error(CellErrorReport.compile(failure.diagnostics, code: code, label: label,

@@ -12,7 +12,9 @@ extension CellAnalysis {
     ///   - source: the cell's text.
     ///   - bindingsAreLocal: keep `let`/`var` as statements of the cell's body instead of
     ///     notebook variables (for a body that a timing magic runs many times).
-    public init(parsing source: String, bindingsAreLocal: Bool = false) {
+    ///   - marksTypes: add `@usableFromInline` to the cell's types and overridable class
+    ///     members (see ``OverrideVisibility``).
+    public init(parsing source: String, bindingsAreLocal: Bool = false, marksTypes: Bool = true) {
         var tree = Parser.parse(source: source)
         var converter = SourceLocationConverter(fileName: "cell", tree: tree)
         let problems = ParseDiagnosticsGenerator.diagnostics(for: tree)
@@ -26,22 +28,40 @@ extension CellAnalysis {
         let collector = NameCollector(viewMode: .sourceAccurate)
         collector.walk(tree)
         let checks = LoopChecks(tree: tree, converter: converter)
+        let marks = marksTypes ? OverrideVisibility(tree: tree, converter: converter) : OverrideVisibility()
         let code = CodeFinder(viewMode: .sourceAccurate)
         code.walk(tree)
-        if problems.isEmpty, !checks.edits.isEmpty {
-            tree = Parser.parse(source: checks.apply(to: source))
+        let cellTypes = Set(tree.statements.compactMap { item -> String? in
+            guard case .decl(let decl) = item.item, let declared = DeclarationNames.declared(by: decl), declared.kind != .func else { return nil }
+            return declared.name
+        })
+        let edits = checks.edits + marks.edits
+        if problems.isEmpty, !edits.isEmpty {
+            tree = Parser.parse(source: SourceEdits.apply(edits, to: source))
             converter = SourceLocationConverter(fileName: "cell", tree: tree)
         }
-        var classifier = Classifier(converter: converter, bindingsAreLocal: bindingsAreLocal)
+        var classifier = Classifier(converter: converter, bindingsAreLocal: bindingsAreLocal, cellTypes: cellTypes)
         let statements = Array(tree.statements)
         for (index, item) in statements.enumerated() {
             classifier.classify(item.item, isLast: index == statements.count - 1)
         }
         self.init(items: LocalScopes.group(classifier.items), identifiers: collector.identifiers,
                   references: collector.references, hasTopLevelAwait: classifier.hasTopLevelAwait,
-                  syntaxProblems: problems, loopCheckInsertions: problems.isEmpty ? checks.insertions : [],
+                  syntaxProblems: problems, editInsertions: problems.isEmpty ? checks.insertions + marks.insertions : [],
                   declaresOperators: classifier.declaresOperators, containsCode: code.found,
                   declaresCallables: code.foundCallable)
+    }
+}
+
+/// Text inserted into a cell before it is classified (loop checks, attributes).
+enum SourceEdits {
+    /// The source with each text inserted at its UTF-8 offset.
+    static func apply(_ edits: [(offset: Int, text: String)], to source: String) -> String {
+        var bytes = Array(source.utf8)
+        for edit in edits.sorted(by: { $0.offset > $1.offset }) where edit.offset <= bytes.count {
+            bytes.insert(contentsOf: Array(edit.text.utf8), at: edit.offset)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

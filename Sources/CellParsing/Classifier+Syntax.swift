@@ -26,6 +26,13 @@ extension Classifier {
         }
     }
 
+    /// True for `T?`, `T!` and `Optional<T>`.
+    static func isOptional(_ type: TypeSyntax?) -> Bool {
+        guard let type else { return false }
+        return type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
+            || type.as(IdentifierTypeSyntax.self)?.name.text == "Optional"
+    }
+
     /// Every identifier in a node.
     static func identifiers(in node: some SyntaxProtocol) -> Set<String> {
         Set(node.tokens(viewMode: .sourceAccurate).compactMap { token in

@@ -42,6 +42,8 @@ struct TopLevelItem {
 struct Classifier {
     let converter: SourceLocationConverter
     let bindingsAreLocal: Bool
+    /// The types and typealiases this cell declares at its top level.
+    var cellTypes: Set<String> = []
     var items: [TopLevelItem] = []
     var hasTopLevelAwait = false
     var declaresOperators = false
@@ -130,7 +132,9 @@ struct Classifier {
             items.append(TopLevelItem(item: .import(importDecl.trimmedDescription)))
         } else if let named = DeclarationNames.declared(by: decl) {
             items.append(TopLevelItem(item: .declaration(snippet(decl), [named])))
-        } else if let extensionDecl = decl.as(ExtensionDeclSyntax.self), extensionDecl.inheritanceClause != nil {
+        } else if let extensionDecl = decl.as(ExtensionDeclSyntax.self), let clause = extensionDecl.inheritanceClause,
+                  !cellTypes.contains(extensionDecl.extendedType.trimmedDescription),
+                  !clause.inheritedTypes.contains(where: { cellTypes.contains($0.type.trimmedDescription) }) {
             items.append(TopLevelItem(item: .moduleWideDeclaration(publishingWitnesses(of: extensionDecl))))
         } else {
             items.append(TopLevelItem(item: .moduleWideDeclaration(snippet(decl))))
@@ -160,7 +164,11 @@ struct Classifier {
             let type = binding.pattern.is(IdentifierPatternSyntax.self) ? binding.typeAnnotation?.type.trimmedDescription : nil
             return names.map { export($0, introducer: introducer, type: type, at: binding, isAsyncLet: isAsyncLet) }
         }
-        let withoutValue = bindings.filter { $0.initializer == nil }
+        // `var x: T?` without a value starts as nil, as in Swift; only others wait for one.
+        let isVariable = variable.bindingSpecifier.tokenKind == .keyword(.var)
+        let withoutValue = bindings.filter { binding in
+            binding.initializer == nil && !(isVariable && Self.isOptional(binding.typeAnnotation?.type))
+        }
         if isAsyncLet {
             hasTopLevelAwait = true
             top.scoping = .asyncLet(names: Set(names))

@@ -27,8 +27,10 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
     public var hasTopLevelAwait: Bool
     /// Syntax errors; when not empty, the cell is not compiled.
     public var syntaxProblems: [SyntaxProblem]
-    /// The interrupt checks inserted at the top of loop bodies (the items' text has them).
-    public var loopCheckInsertions: [Insertion]
+    /// Text the engine inserted before classifying the cell (the items' text has it): the
+    /// interrupt checks at the top of loop bodies, `@usableFromInline` on types and
+    /// overridable members.
+    public var editInsertions: [Insertion]
     /// True when the cell declares an operator, a precedence group or an operator function
     /// (top-level, in a type or in an extension). Swift finds operator functions only in
     /// modules imported whole, so later cells import this cell's module whole.
@@ -42,10 +44,10 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
 
     /// Creates an analysis from its parts.
     public init(items: [CellItem], identifiers: Set<String>, references: Set<String>, hasTopLevelAwait: Bool,
-                syntaxProblems: [SyntaxProblem], loopCheckInsertions: [Insertion] = [], declaresOperators: Bool = false,
+                syntaxProblems: [SyntaxProblem], editInsertions: [Insertion] = [], declaresOperators: Bool = false,
                 containsCode: Bool = false, declaresCallables: Bool = false) {
         self.declaresCallables = declaresCallables
-        self.loopCheckInsertions = loopCheckInsertions
+        self.editInsertions = editInsertions
         self.declaresOperators = declaresOperators
         self.containsCode = containsCode
         self.items = items
@@ -58,7 +60,7 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
 
     /// Text the engine inserted into the cell's code, to map diagnostic columns back.
     public var insertions: [Insertion] {
-        loopCheckInsertions + items.flatMap { item -> [Insertion] in
+        editInsertions + items.flatMap { item -> [Insertion] in
             if case .moduleWideDeclaration(let snippet) = item { return snippet.insertions }
             return []
         }

@@ -44,12 +44,14 @@ public enum RuntimeNames {
     public static let recordCall = "runAndRecord"
 
     /// The interrupt check put at the top of each loop body where an error can propagate:
-    /// an inlined load of the flag (`_BenchbookCell.interruptRequested`), then
-    /// `_BenchbookCell.checkInterrupt()`, which throws `InterruptedError`.
-    public static let throwingInterruptCheck = "if _BenchbookCell.interruptRequested { try _BenchbookCell.checkInterrupt() }; "
+    /// `_BenchbookCell.pollInterrupt()`, an inlined load of the flag, then
+    /// `checkInterrupt()`, which throws `InterruptedError`.
+    /// It is a declaration (`let _ = ...`), which a result builder leaves alone (an `if`
+    /// there would need `buildOptional`).
+    public static let throwingInterruptCheck = "let _ = try _BenchbookCell.pollInterrupt(); "
     /// The interrupt check put at the top of each loop body that cannot throw
-    /// (`_BenchbookCell.stopIfInterrupted()`, which traps).
-    public static let trappingInterruptCheck = "if _BenchbookCell.interruptRequested { _BenchbookCell.stopIfInterrupted() }; "
+    /// (`_BenchbookCell.pollInterruptOrStop()`, which traps).
+    public static let trappingInterruptCheck = "let _ = _BenchbookCell.pollInterruptOrStop(); "
     /// `CodeOptimization`'s cases, as `_BenchbookCell.run(cell:optimization:body:)` takes them.
     public static func optimization(_ optimized: Bool) -> String { optimized ? ".optimized" : ".unoptimized" }
 

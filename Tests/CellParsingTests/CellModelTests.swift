@@ -100,3 +100,28 @@ import Testing
         #expect(bindings[1].exports.map(\.name) == ["p", "q"])
     }
 }
+
+/// `@usableFromInline` on a cell's types and on the members of its classes a subclass can
+/// override, so an override reaches cells two levels down (see OverrideVisibility).
+@Suite struct OverrideVisibilityTests {
+    func text(_ source: String, marks: Bool = true) -> String {
+        CellAnalysis(parsing: source, marksTypes: marks).items.map { item -> String in
+            if case .declaration(let snippet, _) = item { return snippet.text }
+            return ""
+        }.joined(separator: "\n")
+    }
+
+    @Test func typesAndOverridableClassMembersAreMarked() {
+        let marked = text("class Vehicle { var speed = 0.0; let wheels = 4; final func stop() {}; static func make() {}; func go() {}; init() {} }")
+        #expect(marked == "@usableFromInline class Vehicle { @usableFromInline var speed = 0.0; let wheels = 4; final func stop() {}; static func make() {}; @usableFromInline func go() {}; @usableFromInline init() {} }")
+        #expect(text("struct Point { var x = 0; enum Kind { case a } }") == "@usableFromInline struct Point { var x = 0; @usableFromInline enum Kind { case a } }")
+        #expect(text("protocol Shape { func area() -> Double }") == "protocol Shape { func area() -> Double }", "protocols never")
+        #expect(text("private struct Hidden {}\npublic class Open {}") == "private struct Hidden {}\npublic class Open {}")
+        #expect(text("class A { func f() {} }", marks: false) == "class A { func f() {} }")
+    }
+
+    @Test func columnsAfterAMarkAreMappedBack() {
+        let analysis = CellAnalysis(parsing: "struct P {}")
+        #expect(analysis.editInsertions == [Insertion(position: SourcePosition(line: 1, column: 1), length: 18)])
+    }
+}

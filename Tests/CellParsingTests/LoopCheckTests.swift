@@ -5,11 +5,11 @@ import Testing
 /// Interrupt checks in cell loops: the throwing check where an error propagates, the
 /// trapping one where it cannot, lines never moved, columns recorded.
 @Suite struct LoopCheckTests {
-    let throwing = "if _BenchbookCell.interruptRequested { try _BenchbookCell.checkInterrupt() }; "
-    let trapping = "if _BenchbookCell.interruptRequested { _BenchbookCell.stopIfInterrupted() }; "
+    let throwing = "let _ = try _BenchbookCell.pollInterrupt(); "
+    let trapping = "let _ = _BenchbookCell.pollInterruptOrStop(); "
 
     func text(_ source: String) -> String {
-        CellAnalysis(parsing: source).items.map { item -> String in
+        CellAnalysis(parsing: source, marksTypes: false).items.map { item -> String in
             switch item {
             case .declaration(let snippet, _), .moduleWideDeclaration(let snippet),
                  .statement(let snippet), .result(let snippet):
@@ -44,7 +44,7 @@ import Testing
 
     @Test func linesStayAndColumnsAreRecorded() {
         let analysis = CellAnalysis(parsing: "let a = 1\nwhile a > 0 { }")
-        #expect(analysis.loopCheckInsertions == [Insertion(position: SourcePosition(line: 2, column: 14), length: throwing.utf8.count)])
+        #expect(analysis.editInsertions == [Insertion(position: SourcePosition(line: 2, column: 14), length: throwing.utf8.count)])
         guard case .statement(let snippet) = analysis.items.last else { Issue.record("\(analysis.items)"); return }
         #expect(snippet.start == SourcePosition(line: 2, column: 1))
     }
@@ -58,6 +58,6 @@ import Testing
     @Test func aCellWithSyntaxErrorsIsLeftAlone() {
         let analysis = CellAnalysis(parsing: "while true { let = 1 }")
         #expect(!analysis.syntaxProblems.isEmpty)
-        #expect(analysis.loopCheckInsertions.isEmpty)
+        #expect(analysis.editInsertions.isEmpty)
     }
 }

@@ -96,6 +96,16 @@ def test_overrides_at_any_depth_across_cells(kernel):
     run(kc, "class B: A {}")
     run(kc, 'class C: B { override var d: String { "C" }; override func name() -> String { "c" + super.name() } }')
     assert run(kc, "let items: [A] = [A(), B(), C()]\nitems.map { $0.d + $0.name() }")[1] == ['["Aa", "Aa", "Cca"]']
+    # A subclass of a class whose override of an earlier cell's member it inherits (the
+    # method table used to take the first cell's implementation), and an inherited
+    # convenience initialiser that calls an overridden one.
+    run(kc, 'class Food { var name: String; init(name: String) { self.name = name }; convenience init() { self.init(name: "?") } }')
+    run(kc, 'class Ingredient: Food { var quantity: Int\n init(name: String, quantity: Int) { self.quantity = quantity; super.init(name: name) }\n'
+            ' override convenience init(name: String) { self.init(name: name, quantity: 1) } }')
+    run(kc, "class Item: Ingredient { var bought = false }")
+    assert run(kc, 'let item = Item()\nprint(item.name, item.quantity)')[0] == "? 1\n"
+    run(kc, "class D: C {}")
+    assert run(kc, "(D() as A).d + D().name()")[1] == ['"Cca"']
 
 
 def test_guard_let_and_guard_case_bind_for_later_cells(kernel):

@@ -22,6 +22,9 @@ public struct CellDiagnostic: Sendable, Equatable {
         message.contains("inaccessible due to 'internal' protection level")
     }
 
+    /// An error about a `@usableFromInline` mark the engine added.
+    var isAboutUsableFromInline: Bool { message.contains("@usableFromInline") }
+
     /// The name of a "cannot find 'x' in scope" error.
     var unknownName: String? {
         message.firstMatch(of: /^cannot find (?:type )?'([^']+)' in scope/).map { String($0.1) }
