@@ -2,7 +2,7 @@
 # (jupyter-kernel-test, jupyter_client, nbconvert, jupyter console) and the latency
 # benchmark, all against the installed kernelspec (the release build).
 
-.PHONY: test-kernel test-kernel-browser bench-kernel bench-completion bench-recovery bench-normalize
+.PHONY: test-kernel test-kernel-browser test-corpus bench-kernel bench-completion bench-recovery bench-normalize
 
 test-kernel: kernelspec ## the kernel through real Jupyter clients
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
@@ -13,6 +13,11 @@ test-kernel: kernelspec ## the kernel through real Jupyter clients
 # in .build/test-artifacts/browser-completion/.
 test-kernel-browser: kernelspec notebook-data ## Tab and Shift-Tab in JupyterLab + Chromium
 	$(PYTHON) -m pytest -q -s Tests/python/test_browser_completion.py
+
+# Whole Swift programs (Tests/Corpus) as notebooks, output against swiftc (issue 23);
+# BENCHBOOK_RECORD_RESULTS=1 writes results/swift-corpus.{json,md}.
+test-corpus: kernelspec ## the Swift corpus as notebooks, output for output against swiftc
+	$(PYTHON) -m pytest -q Tests/python/test_swift_corpus.py
 
 # Start-up and per-cell latency through jupyter_client: results/kernel-latency.{json,md}.
 # COMPARE_KERNEL=<kernelspec> (an earlier build, see the script's docstring) adds a
@@ -35,7 +40,7 @@ bench-recovery: kernelspec ## cost of loop interrupt checks and host snapshots (
 bench-normalize: kernelspec ## the normalisation loop in a cell against swiftc -O (results/)
 	$(PYTHON) scripts/bench/normalize_bench.py --out results
 
-TEST_TARGETS += test-kernel test-kernel-browser
+TEST_TARGETS += test-kernel test-kernel-browser test-corpus
 RUN_TARGETS  += bench-kernel
 RUN_TARGETS  += bench-completion
 RUN_TARGETS  += bench-recovery
