@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Removes the names a user never wrote from text they will read: compiler messages,
 /// runtime messages, type names in descriptions.
 ///
@@ -80,17 +84,33 @@ public struct NameScrubbingStream: Sendable {
     /// starts a candidate (`C` or `_` after a non-word byte).
     /// - Returns: the index of that byte, or the buffer's end.
     private mutating func passPlain(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, into out: inout [UInt8]) -> Int {
-        var index = start
-        var inWord = if case .otherWord = state { true } else { false }
-        while index < buffer.count {
-            let byte = buffer[index]
-            if !inWord && (byte == UInt8(ascii: "C") || byte == UInt8(ascii: "_")) { break }
-            inWord = Self.isWordByte(byte)
-            index += 1
+        // The next `C` and the next `_`, each found with memchr and looked for again only
+        // once passed, so a text full of one of them stays linear.
+        var nextC = Self.find(UInt8(ascii: "C"), in: buffer, from: start)
+        var nextUnderscore = Self.find(UInt8(ascii: "_"), in: buffer, from: start)
+        var end = buffer.count
+        while true {
+            let next = min(nextC, nextUnderscore)
+            guard next < buffer.count else { break }
+            let afterWordByte = next > start ? Self.isWordByte(buffer[next - 1]) : { if case .otherWord = state { true } else { false } }()
+            if !afterWordByte {
+                end = next
+                break
+            }
+            if next == nextC { nextC = Self.find(UInt8(ascii: "C"), in: buffer, from: next + 1) }
+            else { nextUnderscore = Self.find(UInt8(ascii: "_"), in: buffer, from: next + 1) }
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<index]))
-        state = inWord ? .otherWord : .between
-        return index
+        guard end > start else { return start }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
+        state = Self.isWordByte(buffer[end - 1]) ? .otherWord : .between
+        return end
+    }
+
+    /// The index of the first `byte` at or after `start`, or the buffer's end.
+    private static func find(_ byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard start < buffer.count, let base = buffer.baseAddress,
+              let found = memchr(base + start, Int32(byte), buffer.count - start) else { return buffer.count }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Ends the text: appends what was held, as the rules read it at the end of a text.

@@ -57,18 +57,37 @@ extension JSONValue {
         var value = value
         value.withUTF8 { bytes in
             out.reserveCapacity(out.count + bytes.count + 1)
-            // Runs of bytes that need no escape are copied in one go.
+            // Runs of bytes that need no escape are copied in one go; eight bytes at a time
+            // are checked for one that does.
             var runStart = 0
-            for index in 0..<bytes.count {
+            var index = 0
+            while index < bytes.count {
+                if index + 8 <= bytes.count,
+                   !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                writeEscape(byte, to: &out)
-                runStart = index + 1
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                    writeEscape(byte, to: &out)
+                    runStart = index + 1
+                }
+                index += 1
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// True when one of the eight bytes of `word` may be a control character, `"` or `\\`
+    /// (no false negatives: the classic "has a zero byte" and "has a byte below n" tests).
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let below0x20 = (word &- ones &* 0x20) & ~word & highs != 0
+        return below0x20 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
     }
 
     /// The escape of a byte JSON does not allow in a string as it is.

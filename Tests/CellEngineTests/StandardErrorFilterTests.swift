@@ -81,7 +81,7 @@ import Testing
             start = end
         }
         #expect(keptBackMost <= 2 * StandardErrorFilter.window + 65_536)
-        filter.append(Array("\n".utf8), into: &shown)
+        filter.append(Array("\n".utf8)[...], into: &shown)
         #expect(shown.count == 20_000_001)
         #expect(shown.allSatisfy { $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "\n") })
     }

@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "python")
 from kernel_helpers import run_cell  # noqa: E402
 
 MB = 1_000_000
+MIN_NET_SECONDS = 0.05
 LINE = 100  # bytes per line, newline included
 
 
@@ -110,14 +111,16 @@ def measure(kernel_name, env, make_cells, stream, shape, size, runs, timeout):
         finally:
             kernel.stop()
     wall, empty = statistics.median(times), statistics.median(empties)
-    net = max(wall - empty, 1e-6)
+    net = wall - empty
+    # Under 50 ms of difference the two cells' noise is as large as the printing: no rate.
+    rate = round(size / MB / net, 2) if net >= MIN_NET_SECONDS else None
     return {"seconds": round(wall, 3), "empty_cell_seconds": round(empty, 3), "net_seconds": round(net, 3),
-            "net_mb_per_s": round(size / MB / net, 2), "received_characters": received, "stream_messages": messages,
-            "runs": times}
+            "net_mb_per_s": rate, "received_characters": received, "stream_messages": messages, "runs": times}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--render", metavar="JSON", help="only write the Markdown table of an earlier record")
     parser.add_argument("--out", default="results")
     parser.add_argument("--sizes", default="1,20,200", help="megabytes, comma-separated")
     parser.add_argument("--runs", type=int, default=3)
@@ -126,6 +129,14 @@ def main():
     parser.add_argument("--slow-case", type=float, default=60.0,
                         help="seconds after which the earlier build is not run at the next size")
     args = parser.parse_args()
+    if args.render:
+        record = json.loads(Path(args.render).read_text())
+        for row in record["rows"]:
+            for measured in row.values():
+                if isinstance(measured, dict) and measured.get("net_seconds", 1) < MIN_NET_SECONDS:
+                    measured["net_mb_per_s"] = None
+        Path(args.out, "output-throughput.md").write_text(markdown(record))
+        return
     sizes = [int(float(s) * MB) for s in args.sizes.split(",")]
     cases = [(stream, shape) for stream in ("stdout", "stderr") for shape in ("one line", "many lines")]
     load_at_start = os.getloadavg()
@@ -139,7 +150,7 @@ def main():
             row["ipykernel"] = measure("python3", None, python_cells, stream, shape, size, args.runs, 1200)
             row["benchbook_default_limit"] = measure("swift", None, swift_cells, stream, shape, size, 1, 1200)
             for key in ("benchbook", "ipykernel", "benchbook_default_limit"):
-                print(f"  {key}: {row[key]['seconds']:.2f} s, net {row[key]['net_mb_per_s']:.1f} MB/s", flush=True)
+                print(f"  {key}: {row[key]['seconds']:.2f} s, net {rate(row[key])} MB/s", flush=True)
             if args.compare_kernel and not before_too_slow:
                 row["before"] = measure(args.compare_kernel, None, swift_cells, stream, shape, size, 1, 3600)
                 print(f"  before: {row['before']['seconds']:.2f} s", flush=True)
@@ -160,6 +171,10 @@ def main():
     print(markdown(record))
 
 
+def rate(measured):
+    return "–" if measured["net_mb_per_s"] is None else f"{measured['net_mb_per_s']:.1f}"
+
+
 def markdown(record):
     rows = record["rows"]
     before = record["compare_label"]
@@ -173,7 +188,7 @@ def markdown(record):
         "",
         "Seconds from execute_request to idle with every stream message received by jupyter_client "
         "(median of the runs, a fresh kernel each); net MB/s: the size over that time minus the same "
-        "cell printing nothing. Benchbook with `BENCHBOOK_OUTPUT_LIMIT=0` sends everything, as ipykernel does; "
+        "cell printing nothing (– where that difference is under 50 ms: too small to tell). Benchbook with `BENCHBOOK_OUTPUT_LIMIT=0` sends everything, as ipykernel does; "
         "with the default limit (10 MB a cell) the rest goes to `benchbook-output/`.",
         "",
         "| stream | shape | MB | Benchbook s | net MB/s | ipykernel s | net MB/s | Benchbook ÷ ipykernel (net MB/s) | default limit s |"
@@ -182,9 +197,10 @@ def markdown(record):
     ]
     for row in rows:
         ours, theirs = row["benchbook"], row["ipykernel"]
-        ratio = ours["net_mb_per_s"] / theirs["net_mb_per_s"]
-        cells = [row["stream"], row["shape"], f"{row['megabytes']:g}", f"{ours['seconds']:.2f}", f"{ours['net_mb_per_s']:.1f}",
-                 f"{theirs['seconds']:.2f}", f"{theirs['net_mb_per_s']:.1f}", f"{ratio:.2f}",
+        both = ours["net_mb_per_s"] and theirs["net_mb_per_s"]
+        ratio = f"{ours['net_mb_per_s'] / theirs['net_mb_per_s']:.2f}" if both else "–"
+        cells = [row["stream"], row["shape"], f"{row['megabytes']:g}", f"{ours['seconds']:.2f}", rate(ours),
+                 f"{theirs['seconds']:.2f}", rate(theirs), ratio,
                  f"{row['benchbook_default_limit']['seconds']:.2f}"]
         if before:
             cells.append(f"{row['before']['seconds']:.2f}" if "before" in row else "not run (smaller size too slow)")

@@ -54,7 +54,7 @@ struct CellStreams {
             add(bytes, to: .stdout, now: now, into: &chunks)
         case .stderr:
             var shown: [UInt8] = []
-            errorFilter.append(bytes, into: &shown)
+            errorFilter.append(bytes[...], into: &shown)
             var scrubbed: [UInt8] = []
             scrubbed.reserveCapacity(shown.count)
             scrubber.scrub(shown[...], into: &scrubbed)

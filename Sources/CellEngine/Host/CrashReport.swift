@@ -53,21 +53,13 @@ struct CrashReport: Sendable {
     ///   - line: the undecided bytes of a line.
     ///   - lineStarted: the line's first bytes were shown already.
     static func firstMarker(in line: [UInt8], lineStarted: Bool) -> (Marker, Int)? {
-        var index = 0
-        while index < line.count {
-            switch line[index] {
-            case UInt8(ascii: "@"):
-                if line[index...].starts(with: frameMarkerBytes) { return (.frame, index) }
-            case UInt8(ascii: "F"), UInt8(ascii: "f"), UInt8(ascii: "P"), UInt8(ascii: "A"):
-                if runtimeMarkerBytes.contains(where: { line[index...].starts(with: $0) }) {
-                    return (.runtimeMessage, lineStarted ? locationStart(in: line, before: index) : 0)
-                }
-            default:
-                break
-            }
-            index += 1
+        line.withUnsafeBufferPointer { buffer in
+            let frame = Bytes.find(frameMarkerBytes, in: buffer)
+            let message = runtimeMarkerBytes.compactMap { Bytes.find($0, in: buffer) }.min()
+            if let frame, message.map({ frame < $0 }) ?? true { return (.frame, frame) }
+            guard let message else { return nil }
+            return (.runtimeMessage, lineStarted ? locationStart(in: line, before: message) : 0)
         }
-        return nil
     }
 
     /// The start of `<file>:<line>: ` just before `index`, or `index` when it is not there.

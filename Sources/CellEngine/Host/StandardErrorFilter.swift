@@ -29,17 +29,19 @@ struct StandardErrorFilter {
     private var inTrace = false
 
     /// Takes the next bytes and appends what can be shown to `shown`.
-    mutating func append(_ bytes: some Collection<UInt8>, into shown: inout [UInt8]) {
-        var rest = bytes[...]
-        while !rest.isEmpty {
-            if let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
-                line.append(contentsOf: rest[..<newline])
-                endLine(into: &shown)
-                rest = rest[rest.index(after: newline)...]
-            } else {
-                line.append(contentsOf: rest)
-                rest = rest[rest.endIndex...]
-                if holding == nil && line.count > 2 * Self.window { passLongLine(into: &shown) }
+    mutating func append(_ bytes: ArraySlice<UInt8>, into shown: inout [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count {
+                if let newline = Bytes.find(UInt8(ascii: "\n"), in: buffer, from: start) {
+                    line.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<newline]))
+                    endLine(into: &shown)
+                    start = newline + 1
+                } else {
+                    line.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+                    start = buffer.count
+                    if holding == nil && line.count > 2 * Self.window { passLongLine(into: &shown) }
+                }
             }
         }
     }
