@@ -21,6 +21,11 @@ public struct EngineConfiguration: Sendable {
     /// ``CellEngine/optimization``). `BENCHBOOK_OPTIMIZE=on|off|auto` in the kernel's
     /// environment chooses another start.
     public var optimization = ProcessInfo.processInfo.environment["BENCHBOOK_OPTIMIZE"].flatMap(Optimization.init(rawValue:)) ?? .auto
+    /// How much of a cell's standard output and error the notebook is sent.
+    public var outputLimit = OutputLimit.standard
+    /// Where a cell's output past the limit is written (in `benchbook-output/`): the
+    /// kernel's working directory, which Jupyter sets to the notebook's folder.
+    public var outputDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
 
     /// Creates a configuration.
     public init(compiler: URL, libraryDirectory: URL, workDirectory: URL, hostExecutable: URL, parserExecutable: URL,

@@ -18,27 +18,18 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertNil(found[1].position)
     }
 
+    func testScopeAndUnsetStorageReadAsValues() {
+        let found = CompilerDiagnostics.parse("""
+        In[3]:2:9: error: cannot use __bb_scope_total.result.1 in __benchbook_entry()
+        In[3]:3:1: error: type of __bb_unset_names.value is _BenchbookScope<[Int]>
+        """, cellLabel: "In[3]")
+        XCTAssertEqual(found.map(\.message), ["cannot use value in the cell", "type of value is [Int]"])
+    }
+
     func testInsertedTextIsSubtractedFromColumns() {
         let found = CompilerDiagnostics.parse("In[1]:1:60: error: oops", cellLabel: "In[1]",
                                                 insertions: [Insertion(position: SourcePosition(line: 1, column: 40), length: 7)])
         XCTAssertEqual(found.first?.position, SourcePosition(line: 1, column: 53))
-    }
-}
-
-final class HostStreamTests: XCTestCase {
-    func testStackTracesAndModuleNamesAreRemoved() {
-        var filter = StackTraceFilter()
-        let text = filter.append("Cell4/In[5]:1: Fatal error: boom\nCurrent stack trace:\n0    libswiftCore.so    0x00007f 0 swift_reportError + 33\n1    libCell4.so   0x0000 <unavailable> + 12\nafter\npartial")
-        XCTAssertEqual(text, "after\n", "the runtime's message is held for the error")
-        XCTAssertEqual(filter.heldBack(), "In[5]:1: Fatal error: boom\n", "module names removed")
-        XCTAssertEqual(filter.flush(), "partial")
-    }
-
-    func testUTF8SequencesAreNotSplit() {
-        var stream = UTF8Stream()
-        let bytes = Array("é!".utf8)
-        XCTAssertEqual(stream.append([bytes[0]]), "")
-        XCTAssertEqual(stream.append(Array(bytes[1...])), "é!")
     }
 }
 
