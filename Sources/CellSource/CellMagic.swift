@@ -11,10 +11,10 @@ import Foundation
 /// `%%time` and `%%timeit` are accepted too. Bindings in the body are local to it.
 ///
 /// `%optimize on|off|auto` is not a timing magic: alone in a cell, it says how the cells run
-/// after it are compiled, for the whole kernel, like evcxr's `:opt`: `on` (the default)
-/// every cell with `-O`, `off` every cell with `-Onone`, `auto` with `-O` a cell that has
+/// after it are compiled, for the whole kernel, like evcxr's `:opt`: `on` every cell with
+/// `-O`, `off` every cell with `-Onone`, `auto` (the default) with `-O` a cell that has
 /// code to speed up (a loop, a function or closure body, a timing magic) and the rest with
-/// `-Onone`, which compiles a little faster. `%optimize` alone says which is in force.
+/// `-Onone`, which compiles faster. `%optimize` alone says which is in force.
 public enum CellMagic: Equatable, Sendable {
     case time
     case timeit

@@ -173,12 +173,12 @@ def test_errors_keep_their_cell_line_and_column(kernel, code, message):
 
 def test_optimisation_level_switch_and_benchmark_records(kernel):
     _, kc = kernel
-    assert "every cell with -O (optimised" in run(kc, "%optimize")[0], "the default"
+    assert "a loop, a function or a closure" in run(kc, "%optimize")[0], "auto is the default"
     record = ("import Foundation\nlet result = try Benchmark(\"sum\", options: .quick).run { _ = (0..<1000).reduce(0, +) }\n"
               "print(try BenchmarkRecord(result).cellOptimization.map(\\.rawValue) ?? \"none\")")
+    assert run(kc, record)[0] == "-O\n", "a cell with a closure is optimised"
+    assert "every cell with -O (optimised" in run(kc, "%optimize on")[0]
     assert run(kc, record)[0] == "-O\n"
-    assert "a loop, a function or a closure" in run(kc, "%optimize auto")[0]
-    assert run(kc, record)[0] == "-O\n", "a cell with a closure is optimised under auto"
     assert "-Onone" in run(kc, "%optimize off")[0]
     assert run(kc, record)[0] == "-Onone\n"
     run(kc, "%optimize on")

@@ -8,7 +8,7 @@ with `swiftc -O` (and `swiftc -Onone`, for scale); split at its `//% cell` lines
 notebook whose last cell times the loop 400 times and prints the median, exactly as the
 main.swift does. Each round runs, one after the other so they share the machine's load:
 the two swiftc builds, and the timing cell in three kernels of the installed "swift"
-kernelspec: as it starts (`%optimize on`, interrupt checks on), with the loop
+kernelspec: as it starts (`%optimize auto`, interrupt checks on), with the loop
 interrupt checks off (BENCHBOOK_LOOP_CHECKS=0, what they cost), and unoptimised
 (BENCHBOOK_OPTIMIZE=off, what the level costs). The figures are medians over the rounds of
 each round's median; ratios are taken within a round.
@@ -130,8 +130,8 @@ over {args.rounds} rounds; the ratio is taken within each round, then its median
 |---|---|---|
 {rows}
 
-"cell" is the kernel as it starts (`%optimize on`: every cell compiled with -O) with the
-interrupt checks in every loop; "loop checks off" leaves them
+"cell" is the kernel as it starts (`%optimize auto`: the cells with loops and functions are
+compiled with -O) with the interrupt checks in every loop; "loop checks off" leaves them
 out (BENCHBOOK_LOOP_CHECKS=0); "%optimize off" compiles every cell with -Onone.
 """)
     progress(f"wrote {args.out / 'normalize-loop.md'}")

@@ -16,10 +16,10 @@ jupyter_client, the same machine, the same run, interleaved):
 - before/after: the trivial, library and struct cells again, 30 each, with
   BENCHBOOK_COMPILE_SERVER=0 (swift-frontend started for every cell, as before the cell
   compiler process), each right after the same cells on the default kernel;
-- optimisation levels: trivial cells on kernels started with BENCHBOOK_OPTIMIZE=on (the
-  default: every cell -O), =auto (-O only for cells with loops, functions or closures, so a
-  trivial cell is -Onone) and =off, 3 rounds of 30 each, alternating, with the cell compiler
-  step's median (issue 23: -O for every cell if the trivial cell's p90 rose 15 % at most);
+- optimisation levels: trivial cells on kernels started with BENCHBOOK_OPTIMIZE=auto (the
+  default: -O only for cells with loops, functions or closures, so a trivial cell is
+  -Onone), =on (every cell -O) and =off, 3 rounds of 30 each, alternating, with the cell
+  compiler step's median (issue 23);
 - growth: a kernel that has run 100 (then 300) trivial cells and a fresh one, taking cells in turn (so
   the machine's slow and fast spells fall on both), and a 100-cell notebook (bindings,
   functions, types, uses of earlier cells);
@@ -183,7 +183,7 @@ def compare_kernels(before, label, rounds=3, starts=10):
 def optimization_levels(rounds=3):
     """Trivial cells under each `%optimize` setting (BENCHBOOK_OPTIMIZE), `rounds` kernels of
     30 cells each, alternating; p50/p90 of the pooled times and the compile step's median."""
-    levels = ("on", "auto", "off")
+    levels = ("auto", "on", "off")
     times, steps = {level: [] for level in levels}, {level: [] for level in levels}
     for _ in range(rounds):
         for level in levels:
@@ -402,8 +402,8 @@ swift-frontend for every cell):
 {rows(before_after)}
 {compared_rows()}
 Trivial cell by `%optimize` setting (kernels started with `BENCHBOOK_OPTIMIZE`, 3 kernels of
-30 cells each, alternating, pooled): `on` (the default) compiles every cell with -O, `auto`
-compiles a trivial cell with -Onone.
+30 cells each, alternating, pooled): `auto` (the default) compiles a trivial cell with
+-Onone, `on` compiles every cell with -O.
 
 | setting | p50 / p90 | cell compiler step, median |
 |---|---|---|
