@@ -26,6 +26,6 @@ bench-recovery: kernelspec ## cost of loop interrupt checks and host snapshots (
 	$(PYTHON) scripts/bench/recovery_bench.py
 
 TEST_TARGETS += test-kernel
-RUN_TARGETS  += bench-kernel
-RUN_TARGETS  += bench-completion
-RUN_TARGETS  += bench-recovery
+BENCH_TARGETS += bench-kernel
+BENCH_TARGETS += bench-completion
+BENCH_TARGETS += bench-recovery

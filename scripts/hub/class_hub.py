@@ -80,6 +80,7 @@ c.Spawner.args = {args!r}
 c.Spawner.environment = {environment!r}
 c.Spawner.start_timeout = 180
 c.Spawner.http_timeout = 180
+{extra}
 c.JupyterHub.services = [{{"name": "class", "api_token": "{token}"}}]
 c.JupyterHub.load_roles = [{{
     "name": "class",
@@ -164,7 +165,8 @@ class Hub:
             environment = {"JUPYTER_PATH": jupyter_path, "PATH": f"/opt/swift/usr/bin:{os.environ.get('PATH', '')}"}
             config = CONFIG.format(
                 port=self.port, hub_port=free_port(), proxy_api_port=free_port(), proxy=proxy, directory=self.directory,
-                singleuser=VENV_BIN / "jupyterhub-singleuser", args=args, environment=environment, token=self.token)
+                singleuser=VENV_BIN / "jupyterhub-singleuser", args=args, environment=environment, token=self.token,
+                extra=self.extra_config)
         else:
             # Containers of this Hub are named after its port, so two Hubs never share one.
             self.container_prefix = f"benchbook-hub{self.port}"
@@ -202,8 +204,14 @@ class Hub:
     def processes(self):
         """The Hub and its proxy (not the students' servers)."""
         hub = psutil.Process(self.process.pid)
-        return [hub] + [p for p in hub.children(recursive=True) if "configurable-http-proxy" in " ".join(p.cmdline())
-                        or p.name() == "node"]
+        found = [hub]
+        for p in hub.children(recursive=True):
+            try:
+                if "configurable-http-proxy" in " ".join(p.cmdline()) or p.name() == "node":
+                    found.append(p)
+            except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+                pass   # a student's server that has just ended
+        return found
 
     # --- Hub REST API ------------------------------------------------------------------
 
@@ -259,11 +267,20 @@ ROLES = {
 
 
 def role(process, server_pid):
-    """What a process in a student's tree is: server, kernel, host, parser, compiler, language server."""
+    """What a process in a student's tree is: server, kernel, host, snapshot (a frozen copy
+    the cell host forked after a cell: its parent is a cell host), parser, compiler, language
+    server."""
     if process.pid == server_pid:
         return "server"
     name = process.name()
-    return ROLES.get(name, "compiler" if name.startswith(("clang", "ld")) else "other")
+    kind = ROLES.get(name, "compiler" if name.startswith(("clang", "ld")) else "other")
+    if kind == "host":
+        try:
+            if process.parent() is not None and process.parent().name() == "benchbook-cell-host":
+                return "snapshot"
+        except psutil.NoSuchProcess:
+            pass
+    return kind
 
 
 class Student:
@@ -422,20 +439,8 @@ class MemorySampler:
         for student in self.students:
             if student.server_pid is None:
                 continue
-            by_role = {}
-            for process in student.process_tree():
-                try:
-                    info = process.memory_full_info()
-                    kind = role(process, student.server_pid)
-                    if kind == "other":
-                        command = process.cmdline()
-                        self.other_names[student.name].add(
-                            f"{process.name()} ({Path(command[0]).name if command else 'no command line'})")
-                except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
-                    continue
-                entry = by_role.setdefault(kind, {"rss": 0, "pss": 0})
-                entry["rss"] += info.rss
-                entry["pss"] += info.pss
+            by_role, others = memory_by_role(student)
+            self.other_names[student.name].update(others)
             peaks = self.peak_role[student.name]
             for kind, entry in by_role.items():
                 peak = peaks.setdefault(kind, {"rss": 0, "pss": 0})
@@ -445,6 +450,25 @@ class MemorySampler:
             total["rss"] = max(total["rss"], sum(e["rss"] for e in by_role.values()))
             total["pss"] = max(total["pss"], sum(e["pss"] for e in by_role.values()))
         self.samples += 1
+
+
+def memory_by_role(student):
+    """A student's memory now: {role: {"rss", "pss"}} summed over its processes, and the
+    names (command) of processes of no known role."""
+    by_role, others = {}, set()
+    for process in student.process_tree():
+        try:
+            info = process.memory_full_info()
+            kind = role(process, student.server_pid)
+            if kind == "other":
+                command = process.cmdline()
+                others.add(f"{process.name()} ({Path(command[0]).name if command else 'no command line'})")
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            continue
+        entry = by_role.setdefault(kind, {"rss": 0, "pss": 0})
+        entry["rss"] += info.rss
+        entry["pss"] += info.pss
+    return by_role, others
 
 
 def memory_available():
