@@ -214,7 +214,6 @@ def plot(out, record):
     import matplotlib.pyplot as plt
     rows = record["class"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
-    labels, bottoms = [], None
     bars = [(r, role_means(r, "peak")) for r in rows]
     labels = [f"{r['students']}\n{'bare' if r['spawner'] == 'local' else 'cont.'}" for r, _ in bars]
     bottom = np.zeros(len(bars))

@@ -42,7 +42,6 @@ IMAGE = "benchbook-singleuser:latest"
 BASE = "benchbook-base:bookworm"
 LABEL = "org.benchbook.inputs"
 IN_IMAGE = "/opt/benchbook"        # the checkout's place in the image
-CHECKOUT = ROOT                    # whose build and course go in (--checkout)
 
 # What of the release build a kernel runs: the kernelspec's launcher and kernel, the
 # kernel's helper processes, the notebook library and the libtorch shim it opens.
@@ -114,11 +113,11 @@ def stage_toolchain(source, destination):
             copy_path(match, destination / match.relative_to(source))
 
 
-def stage_benchbook(destination):
+def stage_benchbook(destination, checkout):
     """The release build's products and what cells compile against, laid out as in the checkout."""
     release = destination / ".build" / "release"
     release.mkdir(parents=True)
-    built = CHECKOUT / ".build" / "release"
+    built = checkout / ".build" / "release"
     for name in PRODUCTS:
         if not (built / name).exists():
             raise SystemExit(f"make image: {built / name} is missing: run `make build` first")
@@ -131,27 +130,27 @@ def stage_benchbook(destination):
             continue
         target = release / modulemap.parent.name / "module.modulemap"
         target.parent.mkdir(parents=True)
-        target.write_text(modulemap.read_text().replace(str(CHECKOUT) + "/", IN_IMAGE + "/"))
-    sources = CHECKOUT / "Sources"
+        target.write_text(modulemap.read_text().replace(str(checkout) + "/", IN_IMAGE + "/"))
+    sources = checkout / "Sources"
     copy_tree(sources / "System", destination / "Sources" / "System")
     for include in sorted(sources.glob("C*/include")):
         copy_tree(include, destination / "Sources" / include.parent.name / "include")
-    copy_tree(CHECKOUT / "kernels" / "swift", destination / "kernels" / "swift")
+    copy_tree(checkout / "kernels" / "swift", destination / "kernels" / "swift")
     (destination / "scripts").mkdir()
-    link_or_copy(CHECKOUT / "scripts" / "install_kernelspec.py", destination / "scripts" / "install_kernelspec.py")
+    link_or_copy(checkout / "scripts" / "install_kernelspec.py", destination / "scripts" / "install_kernelspec.py")
 
 
-def stage_course(destination):
+def stage_course(destination, checkout):
     """The course as a student gets it: notebooks with their data and models, the
     generated models, and an empty results/ for the notebooks' records."""
-    tracked = subprocess.run(["git", "-C", str(CHECKOUT), "ls-files", "notebooks"], capture_output=True, text=True,
+    tracked = subprocess.run(["git", "-C", str(checkout), "ls-files", "notebooks"], capture_output=True, text=True,
                              check=True).stdout.split()
     for name in tracked:
-        copy_path(CHECKOUT / name, destination / name)
+        copy_path(checkout / name, destination / name)
     for generated in ["notebooks/data/photos", "notebooks/data/photo-style"]:
-        if (CHECKOUT / generated).is_dir():
-            copy_tree(CHECKOUT / generated, destination / generated)
-    models = CHECKOUT / "models" / "generated"
+        if (checkout / generated).is_dir():
+            copy_tree(checkout / generated, destination / generated)
+    models = checkout / "models" / "generated"
     if not models.is_dir():
         raise SystemExit(f"make image: {models} is missing: run `make models` first")
     for path in sorted(models.rglob("*")):
@@ -179,7 +178,7 @@ def pip_certificates():
     return Path("/etc/ssl/certs/ca-certificates.crt")
 
 
-def stage(context, toolchain):
+def stage(context, toolchain, checkout):
     shutil.rmtree(context, ignore_errors=True)
     context.mkdir(parents=True)
     for name in ["Dockerfile", "apt-packages.txt", "requirements.txt"]:
@@ -187,8 +186,8 @@ def stage(context, toolchain):
     (context / "constraints.txt").write_text(pip_constraints())
     shutil.copy2(pip_certificates(), context / "pip-ca.pem")
     stage_toolchain(toolchain, context / "toolchain")
-    stage_benchbook(context / "benchbook")
-    stage_course(context / "course")
+    stage_benchbook(context / "benchbook", checkout)
+    stage_course(context / "course", checkout)
 
 
 def content_hash(context, base_id):
@@ -278,8 +277,7 @@ def main():
     parser.add_argument("--checkout", default=str(ROOT),
                         help="the checkout whose release build and course go in (default: this one)")
     args = parser.parse_args()
-    global CHECKOUT
-    CHECKOUT = Path(args.checkout).resolve()
+    checkout = Path(args.checkout).resolve()
     started = time.time()
     try:
         ensure()
@@ -288,7 +286,7 @@ def main():
         context = WORK / "context"
         toolchain = toolchain_root(args.toolchain, WORK)
         log(f"staging the build context in {context} (toolchain from {toolchain})")
-        stage(context, toolchain)
+        stage(context, toolchain, checkout)
         inputs = content_hash(context, base_id)
         current = docker("image", "inspect", "--format", "{{index .Config.Labels \"" + LABEL + "\"}}", args.tag,
                          check=False)
@@ -300,6 +298,8 @@ def main():
             subprocess.run([DOCKER, "build", "--network", "host", "--build-arg", f"BASE_IMAGE={base}",
                             "--label", f"{LABEL}={inputs}", "-t", args.tag, str(context)], check=True)
             built = True
+            # The image this one replaced (now untagged) and nothing else.
+            docker("image", "prune", "-f", "--filter", f"label={LABEL}", check=False)
         size = image_size(args.tag)
         summary = {"tag": args.tag, "id": docker("image", "inspect", "--format", "{{.Id}}", args.tag),
                    "size_bytes": size, "inputs": inputs, "base": base, "rebuilt": built,
