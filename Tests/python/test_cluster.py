@@ -109,6 +109,14 @@ def check_limits(hub, student):
     assert int(memory) == bytes_of(MEM_LIMIT)
     cpus = int(nano_cpus) / 1e9 if int(nano_cpus) else int(quota) / int(period)
     assert cpus == pytest.approx(CPU_LIMIT)
+    # What the kernel enforces: the container's cgroups (v1 on this machine kind).
+    full = docker("inspect", "--format", "{{.Id}}", container)
+    cgroup = Path("/sys/fs/cgroup")
+    if (cgroup / "memory" / "docker" / full).is_dir():
+        assert int((cgroup / "memory" / "docker" / full / "memory.limit_in_bytes").read_text()) == bytes_of(MEM_LIMIT)
+        quota = int((cgroup / "cpu" / "docker" / full / "cpu.cfs_quota_us").read_text())
+        period = int((cgroup / "cpu" / "docker" / full / "cpu.cfs_period_us").read_text())
+        assert quota / period == pytest.approx(CPU_LIMIT)
     return container
 
 
