@@ -14,6 +14,8 @@
 
 CLUSTER_STUDENTS ?= 1,2,4,8,16
 CUT_STUDENTS     ?= 8
+# More options of scripts/hub/bench_cluster.py, e.g. "--passes 1 --rest 65".
+BENCH_CLUSTER_ARGS ?=
 IMAGE_ARGS := $(if $(BASE_IMAGE),--base-image $(BASE_IMAGE)) $(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN))
 
 .PHONY: docker-engine image test-cluster bench-cluster
@@ -28,6 +30,6 @@ test-cluster: image ## JupyterHub with DockerSpawner and SwarmSpawner: a student
 	$(PYTHON) -m pytest -q Tests/python/test_cluster.py
 
 bench-cluster: image kernelspec ## a class of N students in containers and bare, and the cuts (results/)
-	$(PYTHON) scripts/hub/bench_cluster.py --students $(CLUSTER_STUDENTS) --cut-students $(CUT_STUDENTS) --out results
+	$(PYTHON) scripts/hub/bench_cluster.py --students $(CLUSTER_STUDENTS) --cut-students $(CUT_STUDENTS) $(BENCH_CLUSTER_ARGS) --out results
 
 TEST_TARGETS += test-cluster
