@@ -37,3 +37,4 @@ TEST_TARGETS += test-kernel
 BENCH_TARGETS += bench-kernel
 BENCH_TARGETS += bench-completion
 BENCH_TARGETS += bench-recovery
+BENCH_TARGETS += bench-output
