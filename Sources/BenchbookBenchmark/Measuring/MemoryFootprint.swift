@@ -70,7 +70,7 @@ public struct MemoryFootprint: Sendable, Equatable, Codable, CustomStringConvert
             throw BenchmarkError.unreadableFile(path: path, reason: "cannot read it")
         }
         for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
-            let number = line.dropFirst(key.count + 1).split(separator: " ").first.flatMap { Int($0) }
+            let number = line.dropFirst(key.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
             if let number { return number * 1024 }
         }
         throw BenchmarkError.unreadableFile(path: path, reason: "it has no \(key) line")

@@ -16,6 +16,8 @@ import BenchbookRuntime
 public struct BenchmarkComparison: Sendable, Equatable, Codable {
     /// How far from 1 a ratio of variants measured apart must be before it counts.
     public static let separateRunsBand = 0.05
+    /// The p-value below which the rank test reports that the run times differ in rank.
+    public static let significanceLevel = 0.01
 
     /// Which way the candidate differs from the baseline.
     public enum Direction: String, Sendable, Equatable, Codable {
@@ -101,6 +103,21 @@ public struct BenchmarkComparison: Sendable, Equatable, Codable {
         }
     }
 
+    /// The comparison as a sentence naming both sides, computed from the interval, for example
+    /// "TFLite fp32 · 2 threads is 1.42× faster than TFLite fp32 · 1 thread (95 % interval
+    /// 1.35–1.50×)." or "A and B are within noise of each other (time ratio 0.98×, 95 % interval
+    /// 0.93–1.04×)."
+    /// - Parameters:
+    ///   - candidate: how to name the candidate; ``candidateName`` when nil.
+    ///   - baseline: how to name the baseline; ``baselineName`` when nil.
+    public func sentence(_ candidate: String? = nil, than baseline: String? = nil) -> String {
+        let subject = candidate ?? candidateName, other = baseline ?? baselineName
+        guard direction == .withinNoise else { return "\(subject) is \(phrase(than: other))." }
+        let band = isInterleaved ? "" : "; measured apart, so differences within ±5 % are drift"
+        return "\(subject) and \(other) are within noise of each other (time ratio \(Self.factor(medianRatio)), "
+            + "\(Self.intervalText(medianRatioInterval))\(band))."
+    }
+
     /// For example "candidate is 1.25× slower than baseline (95 % interval 1.20–1.31×; median), beyond noise (Mann–Whitney p < 0.0001)".
     public var verdict: String {
         let noise = isBeyondNoise ? "beyond noise" : "within noise"
@@ -108,13 +125,19 @@ public struct BenchmarkComparison: Sendable, Equatable, Codable {
         return "\(candidateName) is \(phrase()), \(noise) (medians; Mann–Whitney \(p))"
     }
 
-    /// A ratio as "1.42×".
-    static func factor(_ value: Double) -> String { DurationFormat.fixed(value, decimals: 2) + "×" }
+    /// A ratio as "1.42×" (three decimals when two would round it to 1.00).
+    static func factor(_ value: Double) -> String { number(value, decimals: decimals(value)) + "×" }
 
-    /// "95 % interval 1.35–1.50×".
+    /// "95 % interval 1.35–1.50×", with three decimals when two would show a bound as 1.00
+    /// (so a verdict never sits next to an interval that reads "1.00").
     static func intervalText(_ interval: ConfidenceInterval) -> String {
-        "\(interval.levelText) interval \(DurationFormat.fixed(interval.lower, decimals: 2))–\(factor(interval.upper))"
+        let digits = max(decimals(interval.lower), decimals(interval.upper), decimals(interval.estimate))
+        return "\(interval.levelText) interval \(number(interval.lower, decimals: digits))–\(number(interval.upper, decimals: digits))×"
     }
+
+    private static func decimals(_ value: Double) -> Int { abs(value - 1) < 0.005 ? 3 : 2 }
+
+    private static func number(_ value: Double, decimals: Int) -> String { DurationFormat.fixed(value, decimals: decimals) }
 }
 
 extension BenchmarkComparison: NotebookDisplayable, CustomStringConvertible {

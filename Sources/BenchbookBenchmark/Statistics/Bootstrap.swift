@@ -1,3 +1,5 @@
+import Foundation
+
 /// Percentile-bootstrap confidence intervals for latency figures (medians, p90s and their
 /// ratios), the method `torch.utils.benchmark` and most benchmark comparisons use when run
 /// times are not normally distributed.
@@ -9,12 +11,19 @@
 ///
 /// Cost: one pass over a counting array per resample (the samples are ranked once), so
 /// 2,000 resamples of 5,000 runs take about 20 ms; intervals are computed when asked for,
-/// never while a benchmark measures.
+/// never while a benchmark measures. Above ``largeSample`` runs (a benchmark of a very short
+/// closure), where resampling would take seconds, the large-sample forms are used instead:
+/// a percentile's interval from the ranks a binomial count of runs below it allows (exact
+/// for any distribution), and a ratio's from the two sides' intervals on a log scale.
 public enum Bootstrap {
     /// Resamples per interval.
     public static let resamples = 2000
     /// The confidence level of every interval Benchbook shows.
     public static let level = 0.95
+    /// Above this many runs on a side, intervals use the large-sample forms.
+    public static let largeSample = 5000
+    /// The normal quantile of the level (two-sided 95 %).
+    static let z = 1.959963984540054
 
     /// The interval of the `p`-th percentile of `samples` (50: the median, 90: the p90).
     /// - Parameters:
@@ -26,6 +35,7 @@ public enum Bootstrap {
         let sorted = samples.sorted()
         let estimate = LatencyStatistics.percentile(p, ofSorted: sorted)
         guard sorted.count > 1 else { return ConfidenceInterval(estimate: estimate, lower: estimate, upper: estimate, level: level) }
+        if sorted.count > largeSample { return orderStatisticInterval(p, ofSorted: sorted, estimate: estimate) }
         var generator = SplitMix64(seed: seed(sorted.count, sorted.count, p))
         var ranks = RankDraw(count: sorted.count)
         var values = [Double](repeating: 0, count: resamples)
@@ -57,6 +67,13 @@ public enum Bootstrap {
         let base = LatencyStatistics.percentile(p, ofSorted: sortedBaseline)
         guard base > 0 else { return ConfidenceInterval(estimate: .nan, lower: .nan, upper: .nan, level: level) }
         let estimate = LatencyStatistics.percentile(p, ofSorted: sortedCandidate) / base
+        if max(candidate.count, baseline.count) > largeSample {
+            // Standard errors of each side's log percentile from its interval, added in quadrature.
+            let a = percentile(p, of: candidate), b = percentile(p, of: baseline)
+            guard a.lower > 0, b.lower > 0 else { return ConfidenceInterval(estimate: estimate, lower: .nan, upper: .nan, level: level) }
+            let error = ((log(a.upper / a.lower) / (2 * z)).squared + (log(b.upper / b.lower) / (2 * z)).squared).squareRoot()
+            return ConfidenceInterval(estimate: estimate, lower: estimate * exp(-z * error), upper: estimate * exp(z * error), level: level)
+        }
         var generator = SplitMix64(seed: seed(candidate.count, baseline.count, p + (paired ? 0.5 : 0)))
         var values = [Double](repeating: 0, count: resamples)
         if paired && candidate.count == baseline.count {
@@ -80,6 +97,17 @@ public enum Bootstrap {
             }
         }
         return interval(estimate: estimate, of: &values)
+    }
+
+    /// The interval of a percentile from order statistics: the number of runs below the true
+    /// percentile is binomial (n, p), so the runs at ranks n·p ∓ z·√(n·p·(1 − p)) bound it
+    /// (normal approximation of the binomial, exact enough above ``largeSample`` runs).
+    private static func orderStatisticInterval(_ p: Double, ofSorted sorted: [Double], estimate: Double) -> ConfidenceInterval {
+        let n = Double(sorted.count), q = min(max(p / 100, 0), 1)
+        let spread = z * (n * q * (1 - q)).squareRoot()
+        let low = max(Int((n * q - spread).rounded(.down)) - 1, 0)
+        let high = min(Int((n * q + spread).rounded(.up)), sorted.count - 1)
+        return ConfidenceInterval(estimate: estimate, lower: min(sorted[low], estimate), upper: max(sorted[high], estimate), level: level)
     }
 
     /// The 2.5th and 97.5th percentiles of the resampled values around `estimate`.
@@ -157,6 +185,10 @@ struct RankDraw {
         }
         return fraction < 0.5 ? low + (high - low) * fraction : high - (high - low) * (1 - fraction)
     }
+}
+
+extension Double {
+    var squared: Double { self * self }
 }
 
 /// A small, fast, seedable generator (SplitMix64, Steele et al. 2014).
