@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark"]),
         .testTarget(name: "BenchbookChartsTests", dependencies: ["BenchbookCharts"]),
         .testTarget(name: "BenchbookImageTests", dependencies: ["BenchbookImage"]),
-        .testTarget(name: "BenchbookModelsTests", dependencies: ["BenchbookModels", "BenchbookImage"]),
+        .testTarget(name: "BenchbookModelsTests", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark"]),
         .testTarget(name: "BenchbookWidgetsTests", dependencies: ["BenchbookWidgets", "BenchbookRuntime", "JSONCore"]),
     ]
 )

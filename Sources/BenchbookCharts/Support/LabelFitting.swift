@@ -17,7 +17,7 @@ extension CairoCanvas {
     ///   - weight: font weight.
     /// - Returns: one or more lines.
     func lines(_ text: String, size: Double, maximumWidth: Double, weight: FontWeight = .regular) -> [String] {
-        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let words = Self.unbreakable(text.split(separator: " ", omittingEmptySubsequences: true).map(String.init))
         guard !words.isEmpty else { return [text] }
         var lines: [String] = []
         var current = ""
@@ -55,6 +55,24 @@ extension CairoCanvas {
         }
         if !current.isEmpty { lines.append(current) }
         return lines
+    }
+
+    /// Words with the spaces a line must not break at put back: before a unit or a closing
+    /// mark ("95 %", "12 ms", "(XNNPACK) »") and after an opening one ("« CPU").
+    static func unbreakable(_ words: [String]) -> [String] {
+        let gluedToPrevious: Set<String> = ["%", "»", "ms", "µs", "s", "MB", "MiB", "×"]
+        var result: [String] = []
+        var openPending = false
+        for word in words {
+            let glue = gluedToPrevious.contains(word.trimmingCharacters(in: CharacterSet(charactersIn: ",.;:)]")))
+            if let last = result.last, glue || openPending, !result.isEmpty {
+                result[result.count - 1] = last + " " + word
+            } else {
+                result.append(word)
+            }
+            openPending = word == "«"
+        }
+        return result
     }
 
     /// A word split after each break character, the character kept with the piece before it.

@@ -40,8 +40,16 @@ struct TorchCall {
     /// work went (its implementation).
     static let implementationShare = 0.5
 
+    /// Time spent under one call site, with its nested operators by name, added up over runs.
+    final class Subtree {
+        var seconds = 0.0
+        var children: [String: Subtree] = [:]
+    }
+
     /// Adds up the calls of every run: one entry per top-level call site (the k-th operator
-    /// a run calls), with the path its time took through nested operators.
+    /// a run calls). Its implementation is the path down the nested operators that took at
+    /// least half of their caller's time, added up over all runs first, so that one run
+    /// disturbed by another process cannot change the path.
     static func profile(_ calls: [TorchCall], runSeconds: [Double], title: String, threads: Int) -> OperatorProfile {
         var children = [[Int]](repeating: [], count: calls.count)
         var allCalls: [String: Int] = [:]
@@ -49,36 +57,50 @@ struct TorchCall {
             allCalls[call.name, default: 0] += 1
             if call.parent >= 0 && call.parent < calls.count { children[call.parent].append(index) }
         }
-        /// The chain of nested operators that each took at least half of their caller's time.
-        func implementation(of index: Int) -> String? {
-            var path: [String] = []
-            var current = index
-            while let heaviest = children[current].max(by: { calls[$0].seconds < calls[$1].seconds }),
-                  calls[heaviest].seconds >= implementationShare * calls[current].seconds, path.count < 4 {
-                if calls[heaviest].name != calls[current].name { path.append(calls[heaviest].name) }
-                current = heaviest
+        /// Adds the calls nested in `index` to `tree`, by name.
+        func add(_ index: Int, to tree: Subtree) {
+            tree.seconds += calls[index].seconds
+            for child in children[index] {
+                let name = calls[child].name
+                let subtree = tree.children[name] ?? Subtree()
+                tree.children[name] = subtree
+                add(child, to: subtree)
             }
-            return path.isEmpty ? nil : path.joined(separator: " → ")
         }
-        struct Key: Hashable { let position: Int; let kind: String; let implementation: String? }
+        struct Key: Hashable { let position: Int; let kind: String }
         var order: [Key] = []
-        var totals: [Key: (calls: Int, seconds: Double)] = [:]
+        var totals: [Key: (calls: Int, tree: Subtree)] = [:]
         var perRun = [Double](repeating: 0, count: runSeconds.count)
         var position = [Int](repeating: 0, count: runSeconds.count)
         for (index, call) in calls.enumerated() where call.parent < 0 && call.run < runSeconds.count {
             position[call.run] += 1
             perRun[call.run] += call.seconds
-            let key = Key(position: position[call.run], kind: call.name, implementation: implementation(of: index))
-            if totals[key] == nil { order.append(key) }
-            totals[key, default: (0, 0)].calls += 1
-            totals[key, default: (0, 0)].seconds += call.seconds
+            let key = Key(position: position[call.run], kind: call.name)
+            if totals[key] == nil {
+                order.append(key)
+                totals[key] = (0, Subtree())
+            }
+            totals[key]!.calls += 1
+            add(index, to: totals[key]!.tree)
+        }
+        /// The nested operators that took at least half of their caller's time, in order.
+        func implementation(of kind: String, _ tree: Subtree) -> String? {
+            var path: [String] = []
+            var (name, current) = (kind, tree)
+            while let (childName, child) = current.children.max(by: { $0.value.seconds < $1.value.seconds }),
+                  child.seconds >= implementationShare * current.seconds, path.count < 4 {
+                if childName != name { path.append(childName) }
+                (name, current) = (childName, child)
+            }
+            return path.isEmpty ? nil : path.joined(separator: " → ")
         }
         let total = perRun.reduce(0, +)
         let operators = order.map { key -> OperatorProfile.Operator in
             let figures = totals[key]!
-            return OperatorProfile.Operator(kind: key.kind, name: "#\(key.position)", implementation: key.implementation,
-                                            calls: figures.calls, totalSeconds: figures.seconds,
-                                            share: total > 0 ? figures.seconds / total : 0)
+            return OperatorProfile.Operator(kind: key.kind, name: "#\(key.position)",
+                                            implementation: implementation(of: key.kind, figures.tree),
+                                            calls: figures.calls, totalSeconds: figures.tree.seconds,
+                                            share: total > 0 ? figures.tree.seconds / total : 0)
         }
         return OperatorProfile(title: title, runtime: TorchModule.profilerName, threads: threads, operators: operators,
                                runSeconds: runSeconds, operatorSecondsPerRun: perRun, allCalls: allCalls)
