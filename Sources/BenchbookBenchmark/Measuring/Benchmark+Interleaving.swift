@@ -8,12 +8,12 @@ extension Benchmark {
     /// Rounds alternate their order (A B, B A, A B, …), so no variant always runs right after
     /// the same one. Each variant is set up once (its init time), runs once on its own (its
     /// first run), then warm-up rounds run until every variant has ``BenchmarkOptions/warmupRuns``
-    /// runs and ``BenchmarkOptions/minimumWarmupSeconds`` of its own, then measured rounds
-    /// until every variant has ``BenchmarkOptions/minimumRuns`` runs and
-    /// ``BenchmarkOptions/minimumSeconds`` of its own (at most
-    /// ``BenchmarkOptions/maximumSeconds`` per variant). Every variant has one run per round,
-    /// so run `i` of each comes from round `i`; ``BenchmarkResult/compared(with:)`` uses that
-    /// pairing.
+    /// runs and the rounds have lasted ``BenchmarkOptions/minimumWarmupSeconds``, then measured
+    /// rounds until every variant has ``BenchmarkOptions/minimumRuns`` runs and the rounds have
+    /// lasted ``BenchmarkOptions/minimumSeconds`` (at most ``BenchmarkOptions/maximumSeconds``
+    /// per variant). In turns the slowest variant sets the pace, so the minimum time is the
+    /// rounds', not each variant's own. Every variant has one run per round, so run `i` of each
+    /// comes from round `i`; ``BenchmarkResult/compared(with:)`` uses that pairing.
     ///
     /// ```swift
     /// let input = try Tensor(shape: [1, 1, 28, 28], float32: [Float](repeating: 0.5, count: 784))
@@ -53,7 +53,6 @@ private struct InterleavedTurns {
         var warmupRuns = 0
         var warmupNanoseconds: UInt64 = 0
         var samples: [UInt64] = []
-        var measuredNanoseconds: UInt64 = 0
 
         var label: String { "\(name) · \(options.threads) thread\(options.threads == 1 ? "" : "s")" }
     }
@@ -97,12 +96,12 @@ private struct InterleavedTurns {
         }
     }
 
-    /// Warm-up rounds until every variant has its warm-up runs and time.
+    /// Warm-up rounds until every variant has its warm-up runs and the rounds their time.
     mutating func warmUp() throws {
         let start = monotonicNanoseconds()
         let limit = UInt64(options.minimumWarmupSeconds * 1e9)
         var round = 0
-        while entries.contains(where: { $0.warmupRuns < options.warmupRuns || $0.warmupNanoseconds < limit }) {
+        while entries.contains(where: { $0.warmupRuns < options.warmupRuns }) || monotonicNanoseconds() &- start < limit {
             for index in order(round) {
                 try Interrupt.check(activity)
                 let runStart = monotonicNanoseconds()
@@ -115,7 +114,8 @@ private struct InterleavedTurns {
         }
     }
 
-    /// Measured rounds until every variant has its runs and time, or the time limit.
+    /// Measured rounds until every variant has its runs and the rounds their time, or the
+    /// time limit.
     mutating func measure() throws {
         let minimum = UInt64(options.minimumSeconds * 1e9)
         let maximum = UInt64(options.maximumSeconds * 1e9) &* UInt64(entries.count)
@@ -127,13 +127,11 @@ private struct InterleavedTurns {
                 try Interrupt.check(activity)
                 let runStart = monotonicNanoseconds()
                 try entries[index].run()
-                let elapsed = monotonicNanoseconds() &- runStart
-                entries[index].samples.append(elapsed)
-                entries[index].measuredNanoseconds &+= elapsed
+                entries[index].samples.append(monotonicNanoseconds() &- runStart)
             }
             round += 1
             measuredPhase = monotonicNanoseconds() &- start
-            if entries.allSatisfy({ $0.samples.count >= options.minimumRuns && $0.measuredNanoseconds >= minimum }) { break }
+            if measuredPhase >= minimum && entries.allSatisfy({ $0.samples.count >= options.minimumRuns }) { break }
             if measuredPhase >= maximum {
                 stoppedAtLimit = entries.contains { $0.samples.count < options.minimumRuns }
                 break

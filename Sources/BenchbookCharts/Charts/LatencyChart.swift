@@ -403,7 +403,7 @@ public struct LatencyChart: Chart {
                                   color.mixed(with: .text, 0.3).withAlpha(0.55))
             }
             if contended {
-                let end = frame.point(center: center, value: summary.whiskerHigh)
+                let end = frame.point(center: center, value: max(summary.whiskerHigh, summary.outliers.max() ?? 0))
                 canvas.text("⚠", at: frame.horizontal ? ChartPoint(x: end.x + 6, y: end.y) : ChartPoint(x: end.x, y: end.y - 4),
                             size: ChartStyle.annotationSize, color: outline, weight: .bold,
                             horizontal: frame.horizontal ? .leading : .center, vertical: frame.horizontal ? .middle : .bottom)
