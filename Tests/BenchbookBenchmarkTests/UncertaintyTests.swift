@@ -165,11 +165,11 @@ extension SerialBenchmarkTests {
     /// beside them is flagged (whatever else the shared machine does, it cannot free a core).
     @Test func busyProcessesBesideABenchmarkAreFlagged() throws {
         let loops = try (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ -> Process in
-            // Bounded by `timeout`, so a loop outlives this test by 30 s at most even when the
-            // test process is killed before its defer runs.
+            // Bounded by bash's own clock, so a loop outlives this test by 30 s at most even
+            // when the test process is killed before its defer runs.
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-            process.arguments = ["30", "/bin/sh", "-c", "while :; do :; done"]
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "while (( SECONDS < 30 )); do :; done"]
             try process.run()
             return process
         }
