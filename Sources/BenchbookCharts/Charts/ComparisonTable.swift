@@ -57,7 +57,8 @@ public struct ComparisonTable: Chart {
         self.width = width
     }
 
-    /// Creates a table figure whose measured column is the p90 of each benchmark result.
+    /// Creates a table figure whose measured column is the p90 of each benchmark result, with
+    /// its 95 % interval.
     /// - Parameters:
     ///   - title: the title.
     ///   - table: the sweep; its rows become the table's rows.
@@ -65,8 +66,8 @@ public struct ComparisonTable: Chart {
     ///   - width: width in points.
     public init(title: String, measuring table: BenchmarkTable, quoted: [QuotedColumn], width: Double = 640) {
         let rows = table.results.map { "\($0.name) · \($0.threads) thread\($0.threads == 1 ? "" : "s")" }
-        self.init(title: title, rows: rows, measuredHeader: "p90, measured here",
-                  measured: table.results.map { DurationFormat.string($0.statistics.p90) }, quoted: quoted, width: width)
+        self.init(title: title, rows: rows, measuredHeader: "p90 (95 % interval), measured here",
+                  measured: table.results.map { IntervalFormat.duration($0.p90Interval) }, quoted: quoted, width: width)
     }
 
     private static let textSize = 12.0
