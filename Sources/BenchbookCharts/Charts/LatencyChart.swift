@@ -199,7 +199,7 @@ public struct LatencyChart: Chart {
             total + max(Double(pair.0.members.count) * Self.rowHeight,
                         CairoCanvas.blockHeight(lines: pair.1.count, size: Self.labelSize) + 10)
         }
-        let header = ChartFrame.headerHeight(on: canvas, title: title, subtitle: subtitle(logarithmic: true, layout: nil),
+        let header = ChartFrame.headerHeight(on: canvas, title: title, subtitle: subtitle(logarithmic: true),
                                              width: requestedSize.width)
         let legend = legendLabels.isEmpty ? 0.0 : 22
         let needed = ChartStyle.margin * 2 + header + 6 + legend + rows + 56
@@ -207,7 +207,7 @@ public struct LatencyChart: Chart {
                       size: ChartSize(width: requestedSize.width, height: max(requestedSize.height, needed)))
     }
 
-    private func subtitle(logarithmic: Bool, layout: Layout?) -> String {
+    private func subtitle(logarithmic: Bool) -> String {
         var text = style == .bars
             ? "bar: median, black tick: its 95 % interval · whisker: 10th–90th percentile · label: p90"
             : "box: quartiles and median · whiskers: 1.5 × IQR (Tukey) · dots: outliers"
@@ -283,7 +283,7 @@ public struct LatencyChart: Chart {
         }
         let step = ticks.count > 1 ? ticks[1] - ticks[0] : 1
         let format = { (v: Double) in logarithmic ? Ticks.label(v, step: v) : Ticks.label(v, step: step) }
-        var body = ChartFrame.draw(on: canvas, title: title, subtitle: subtitle(logarithmic: logarithmic, layout: layout))
+        var body = ChartFrame.draw(on: canvas, title: title, subtitle: subtitle(logarithmic: logarithmic))
         let legend = legendLabels
         if !legend.isEmpty {
             drawLegend(legend, on: canvas, at: body.minY)
