@@ -136,11 +136,5 @@ extension RunComparisonTable: NotebookDisplayable, CustomStringConvertible {
         "\(machine.cpuModel), \(machine.coreCount) cores"
     }
 
-    static func dateText(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return formatter.string(from: date)
-    }
+    static func dateText(_ date: Date) -> String { RecordFileName.utc(date, "yyyy-MM-dd HH:mm 'UTC'") }
 }
