@@ -37,18 +37,23 @@ WITHIN = re.compile(r"within noise[^()]*?\(time ratio " + NUMBER + r"×, " + NUM
 BAND = 0.05
 
 
+def joined(value):
+    """Notebook text fields are a string or a list of lines."""
+    return value if isinstance(value, str) else "".join(value)
+
+
 def output_texts(cell):
     """The text of each output of a code cell; HTML tables become one line per row."""
     texts = []
     for output in cell.get("outputs", []):
         data = output.get("data", {})
         if output.get("output_type") == "stream":
-            texts.append(output.get("text", ""))
+            texts.append(joined(output.get("text", "")))
         for mime in ("text/markdown", "text/plain"):
             if mime in data:
-                texts.append(data[mime] if isinstance(data[mime], str) else "".join(data[mime]))
+                texts.append(joined(data[mime]))
         if "text/html" in data:
-            page = data["text/html"] if isinstance(data["text/html"], str) else "".join(data["text/html"])
+            page = joined(data["text/html"])
             page = re.sub(r"</t[dh]>", " | ", page)
             page = re.sub(r"</tr>|<br>|</p>|</caption>", "\n", page)
             texts.append(html.unescape(re.sub(r"<[^>]+>", "", page)))
@@ -104,7 +109,7 @@ def check_notebook(path):
     literate = path.endswith(LITERATE)
     checked, problems = 0, []
     for index, cell in enumerate(notebook["cells"]):
-        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        source = joined(cell["source"])
         if cell["cell_type"] == "markdown" and literate:
             prose = re.sub(r"```.*?```", "", source, flags=re.S)
             prose = "\n".join(line for line in prose.splitlines() if not line.lstrip().startswith(">"))
