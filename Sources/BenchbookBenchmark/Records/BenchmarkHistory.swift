@@ -20,36 +20,48 @@ public struct BenchmarkHistory: Sendable {
     public var files: [URL]
 
     /// Reads every record (``BenchmarkRecord``) and sweep (``BenchmarkSweepRecord``) JSON file
-    /// in `directory` whose name starts with `prefix`; other JSON files are skipped.
+    /// whose name starts with `prefix`; other JSON files are skipped.
+    ///
+    /// Without a directory, two folders are read: where this run's records go
+    /// (``BenchmarkRecord/defaultDirectory``, `results/latest/` under `make run`) and the
+    /// project's published `results/`, so a run on a fresh machine is set beside the
+    /// published figures and the machine they came from.
     /// - Parameters:
-    ///   - directory: where to look; ``BenchmarkRecord/defaultDirectory`` when nil.
+    ///   - directory: where to look; nil for the two folders above.
     ///   - prefix: the start of the file names to read, for example "notebook-timing".
-    /// - Throws: ``BenchmarkError/unreadableFile(path:reason:)`` when the directory cannot be listed.
+    /// - Throws: ``BenchmarkError/unreadableFile(path:reason:)`` when a folder that exists
+    ///   cannot be listed.
     public init(directory: URL? = nil, prefix: String = "") throws {
-        let folder = directory ?? BenchmarkRecord.defaultDirectory
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
-            if !FileManager.default.fileExists(atPath: folder.path) {
-                records = []
-                files = []
-                return
-            }
-            throw BenchmarkError.unreadableFile(path: folder.path, reason: error.localizedDescription)
-        }
+        let folders = directory.map { [$0] } ?? Self.defaultFolders()
         var records: [BenchmarkRecord] = []
         var files: [URL] = []
-        for name in names.sorted() where name.hasPrefix(prefix) && name.hasSuffix(".json") {
-            let url = folder.appendingPathComponent(name)
-            if let sweep = try? BenchmarkSweepRecord(contentsOf: url) {
-                records += sweep.records
-                files.append(url)
-            } else if let record = try? BenchmarkRecord(contentsOf: url) {
-                records.append(record)
-                files.append(url)
+        for folder in folders {
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
+                if !FileManager.default.fileExists(atPath: folder.path) { continue }
+                throw BenchmarkError.unreadableFile(path: folder.path, reason: error.localizedDescription)
+            }
+            for name in names.sorted() where name.hasPrefix(prefix) && name.hasSuffix(".json") {
+                let url = folder.appendingPathComponent(name)
+                if let sweep = try? BenchmarkSweepRecord(contentsOf: url) {
+                    records += sweep.records
+                    files.append(url)
+                } else if let record = try? BenchmarkRecord(contentsOf: url) {
+                    records.append(record)
+                    files.append(url)
+                }
             }
         }
         self.records = records.sorted { $0.date < $1.date }
         self.files = files
+    }
+
+    /// Where this run's records go, and the published `results/` when that is another folder.
+    static func defaultFolders() -> [URL] {
+        let records = BenchmarkRecord.defaultDirectory.standardizedFileURL
+        let published = BenchmarkRecord.resultsDirectory(
+            from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)).standardizedFileURL
+        return records.path == published.path ? [records] : [records, published]
     }
 
     /// The newest record of a variant (same name and thread count) made before `date`.
