@@ -118,11 +118,15 @@ public struct BenchmarkComparison: Sendable, Equatable, Codable {
             + "\(Self.intervalText(medianRatioInterval))\(band))."
     }
 
-    /// For example "candidate is 1.25× slower than baseline (95 % interval 1.20–1.31×; median), beyond noise (Mann–Whitney p < 0.0001)".
+    /// The ``phrase(than:)`` as a sentence with the rank test beside it, for example "candidate is
+    /// 1.25× slower than baseline (95 % interval 1.20–1.31×), beyond noise; rank test on the two
+    /// samples: Mann–Whitney p < 0.0001". The direction is stated once, by the phrase (a rank
+    /// test can be significant for a difference that is within noise, such as drift between two
+    /// benchmarks measured apart).
     public var verdict: String {
-        let noise = isBeyondNoise ? "beyond noise" : "within noise"
+        let noise = isBeyondNoise ? ", beyond noise" : ""
         let p = test.pValue < 1e-4 ? "p < 0.0001" : "p = \(DurationFormat.fixed(test.pValue, decimals: 4))"
-        return "\(candidateName) is \(phrase()), \(noise) (medians; Mann–Whitney \(p))"
+        return "\(candidateName) is \(phrase())\(noise); rank test on the two samples: Mann–Whitney \(p)"
     }
 
     /// A ratio as "1.42×" (three decimals when two would round it to 1.00).
