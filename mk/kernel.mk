@@ -49,9 +49,9 @@ bench-output: kernelspec ## output throughput, MB/s against ipykernel (results/)
 	$(PYTHON) scripts/kernel/bench_output.py --out results \
 	  $(if $(COMPARE_KERNEL),--compare-kernel $(COMPARE_KERNEL)) $(if $(COMPARE_LABEL),--compare-label "$(COMPARE_LABEL)")
 
-
 TEST_TARGETS += test-kernel test-kernel-browser test-corpus
-RUN_TARGETS  += bench-kernel
-RUN_TARGETS  += bench-completion
-RUN_TARGETS  += bench-recovery
-RUN_TARGETS  += bench-normalize
+BENCH_TARGETS += bench-kernel
+BENCH_TARGETS += bench-completion
+BENCH_TARGETS += bench-recovery
+BENCH_TARGETS += bench-output
+BENCH_TARGETS += bench-normalize
