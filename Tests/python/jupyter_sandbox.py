@@ -36,3 +36,11 @@ def free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def use_in_this_process(monkeypatch, root):
+    """The same directories for what the test process itself does (jupyter_client writes
+    connection files to the runtime directory)."""
+    env = environment(root)
+    for variable in ["JUPYTER_PATH", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"]:
+        monkeypatch.setenv(variable, env[variable])

@@ -23,6 +23,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import jupyter_sandbox  # noqa: E402
 from kernel_helpers import errors, results, run_cell, text_of  # noqa: E402
 
+
+@pytest.fixture(autouse=True)
+def jupyter_directories(tmp_path, monkeypatch):
+    """Connection files and other Jupyter state under the test's folder, not in the home."""
+    jupyter_sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
+
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = "#| label: fig-answer\n//| echo: false\n#| fig-cap: \"Größe, 6 × 7\"\n"
 

@@ -22,6 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import jupyter_sandbox  # noqa: E402
 from kernel_helpers import run_cell  # noqa: E402
 
+
+@pytest.fixture(autouse=True)
+def jupyter_directories(tmp_path, monkeypatch):
+    """Connection files and other Jupyter state under the test's folder, not in the home."""
+    jupyter_sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
+
 IPYKERNEL_FIELDS = {"hostname", "pid", "kernel_cpu", "kernel_memory", "host_cpu_percent", "cpu_count",
                     "host_virtual_memory"}
 BUSY_CELL = "var sum = 0\nfor i in 0..<40_000_000 { sum &+= i }\nprint(sum)"

@@ -100,7 +100,10 @@ def test_the_dashboard_shows_widgets_and_no_code_and_follows_the_controls(voila)
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        # Chromium's own caches (dconf, fonts) go under the test's folder too.
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"],
+                                    env={**os.environ, "XDG_CACHE_HOME": str(root / "cache"),
+                                         "XDG_CONFIG_HOME": str(root / "config")})
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         console = []
         page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))

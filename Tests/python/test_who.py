@@ -12,7 +12,14 @@ from jupyter_client.manager import start_new_kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import KERNEL_NAME  # noqa: E402
+import jupyter_sandbox  # noqa: E402
 from kernel_helpers import errors, results, run_cell, text_of  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def jupyter_directories(tmp_path, monkeypatch):
+    """Connection files and other Jupyter state under the test's folder, not in the home."""
+    jupyter_sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
 
 
 def ok(kc, code):
