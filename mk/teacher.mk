@@ -5,6 +5,8 @@
 #   make test-teacher   the tests below (about 6 minutes on 2 cores)
 #   make voila          notebook 04 as a dashboard, no code shown: http://$(VOILA_IP):$(VOILA_PORT)/
 #   make voila-figure   the dashboard test, keeping its screenshot in results/figures/voila-explorer.png
+#   make bench-teacher  %who, %whos and usage_request on notebook 04's namespace against a trivial
+#                       cell, and the kernel's memory per process: results/teacher-tools.{json,md}
 #
 # nbgrader itself runs in course/ (see course/README.md).
 
@@ -15,7 +17,7 @@ VOILA_NOTEBOOK ?= 04-preprocessing-for-photos.ipynb
 TEACHER_TESTS := Tests/python/test_cell_options.py Tests/python/test_who.py Tests/python/test_resource_usage.py \
                  Tests/python/test_nbgrader_course.py Tests/python/test_voila_dashboard.py
 
-.PHONY: test-teacher voila voila-figure
+.PHONY: test-teacher voila voila-figure bench-teacher
 
 test-teacher: kernelspec notebook-data models ## nbgrader round trip, Voilà in Chromium, cell options + MyST-NB, usage_request, %who
 	$(PYTHON) -m pytest -q $(TEACHER_TESTS)
@@ -25,5 +27,8 @@ voila: kernelspec notebook-data models ## serve notebook 04 as a Voilà dashboar
 
 voila-figure: kernelspec notebook-data models ## the Voilà test, writing results/figures/voila-explorer.png
 	BENCHBOOK_RECORD_RESULTS=1 $(PYTHON) -m pytest -q Tests/python/test_voila_dashboard.py
+
+bench-teacher: kernelspec notebook-data models ## cost of %who, %whos, usage_request; kernel memory per process (results/)
+	$(PYTHON) scripts/teacher/bench_teacher.py --out results
 
 TEST_TARGETS += test-teacher

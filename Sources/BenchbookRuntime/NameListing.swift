@@ -38,10 +38,11 @@ extension _BenchbookCell {
             }
         }
 
-        /// A variable the listing cannot read, with the compiler's reason.
+        /// A variable the listing cannot read (`private` to its cell, say), with the
+        /// compiler's reason.
         public static func unreadable(_ name: String, cell: String, reason: String) -> ListedName {
             ListedName(name: name, cell: cell, type: "?", heldType: nil, matches: ["var"]) {
-                ("not shown: \(TypeNames.userFacing(reason))", nil)
+                ("not readable from another cell (\(TypeNames.userFacing(reason)))", nil)
             }
         }
     }

@@ -93,6 +93,17 @@ def test_large_and_multiline_values_stay_on_one_line(kernel):
     assert all(len(line) < 140 for line in listing(kc, "%whos"))
 
 
+def test_a_variable_private_to_its_cell_is_listed_as_unreadable(kernel):
+    km, kc = kernel
+    ok(kc, "fileprivate struct Secret { var v = 1 }\nfileprivate let secret = Secret()\nprivate let hidden = 5\nlet shown = 2")
+    assert listing(kc, "%who") == [
+        "struct Secret",
+        "hidden: not readable from another cell (cannot find 'hidden' in scope)",
+        "secret: not readable from another cell (cannot find 'secret' in scope)",
+        "shown: Int = 2",
+    ]
+
+
 def test_who_is_a_cell_of_its_own(kernel):
     km, kc = kernel
     reply, _ = run_cell(kc, "%who\nlet x = 1")

@@ -13,9 +13,9 @@ import HostProtocol
 extension CellEngine {
     /// Writes and compiles the listing cell (or says why the `%who` line cannot run).
     ///
-    /// A variable the listing cannot read (a type that cannot be passed generically, such
-    /// as a non-copyable one) fails the compile on its own line: it is listed as unreadable,
-    /// with the compiler's reason, and the cell compiles once more without it.
+    /// A variable the listing cannot read (declared `private` or `fileprivate` in its cell,
+    /// so no other module sees it) fails the compile on its own line: it is listed as
+    /// unreadable, with the compiler's reason, and the cell compiles once more without it.
     func prepareListing(_ request: Result<NameListing, MagicProblem>, label: String, id: CellID,
                         cancellation: CellCancellation) -> Result<CompiledCell, NotRun> {
         let listing: NameListing
