@@ -104,60 +104,6 @@ enum NameTable {
     }
 }
 
-/// A value as one line of text: its debug description (what a cell's result shows), with
-/// an array, a dictionary or a set cut to its first elements and its count kept.
-enum ValueSummary {
-    static let shownElements = 8
-
-    static func of<T>(_ value: T) -> (text: String, count: Int?) {
-        if let container = value as? ListedContainer {
-            return (TextLine.oneLine(container.listedPrefix(shownElements)), container.listedCount)
-        }
-        return (TextLine.oneLine(TypeNames.userFacing(String(reflecting: value))), nil)
-    }
-}
-
-/// The standard containers, whose description would list every element.
-protocol ListedContainer {
-    var listedCount: Int { get }
-    /// The container written with its first `limit` elements, `…` for the rest.
-    func listedPrefix(_ limit: Int) -> String
-}
-
-extension Collection {
-    fileprivate func listed(_ limit: Int, open: String, close: String, _ element: (Element) -> String) -> String {
-        let shown = prefix(limit).map(element)
-        return open + (shown + (count > limit ? ["…"] : [])).joined(separator: ", ") + close
-    }
-}
-
-extension Array: ListedContainer {
-    var listedCount: Int { count }
-    func listedPrefix(_ limit: Int) -> String { listed(limit, open: "[", close: "]") { String(reflecting: $0) } }
-}
-
-extension ArraySlice: ListedContainer {
-    var listedCount: Int { count }
-    func listedPrefix(_ limit: Int) -> String { listed(limit, open: "[", close: "]") { String(reflecting: $0) } }
-}
-
-extension ContiguousArray: ListedContainer {
-    var listedCount: Int { count }
-    func listedPrefix(_ limit: Int) -> String { listed(limit, open: "[", close: "]") { String(reflecting: $0) } }
-}
-
-extension Set: ListedContainer {
-    var listedCount: Int { count }
-    func listedPrefix(_ limit: Int) -> String { listed(limit, open: "Set([", close: "])") { String(reflecting: $0) } }
-}
-
-extension Dictionary: ListedContainer {
-    var listedCount: Int { count }
-    func listedPrefix(_ limit: Int) -> String {
-        isEmpty ? "[:]" : listed(limit, open: "[", close: "]") { "\(String(reflecting: $0.key)): \(String(reflecting: $0.value))" }
-    }
-}
-
 /// Type names as a student writes them.
 enum TypeNames {
     /// Without the generated cell modules' names (`Cell3.Foo` → `Foo`).

@@ -52,3 +52,32 @@ import Testing
         #expect(_BenchbookCell.ListedName.declaration("f", kind: "func", cell: "In[1]").matches == ["func"])
     }
 }
+
+/// Values whose default description is huge are described with a bound on the work.
+@Suite struct ValueSummaryTests {
+    struct Dataset { var name = "test"; var pixels = [UInt8](repeating: 7, count: 5_000_000); var labels: [Int] = [9, 2] }
+    struct Point { var x = 1, y = 2 }
+    enum Shape { case dot, circle(radius: Double), box(Point) }
+    final class Holder { var dataset = Dataset() }
+
+    @Test func aLargeStructIsDescribedFromItsFirstElementsQuickly() {
+        let started = ContinuousClock.now
+        let summary = ValueSummary.of(Dataset())
+        #expect(ContinuousClock.now - started < .seconds(1), "Swift's default description takes seconds here")
+        #expect(summary.text == "Dataset(name: \"test\", pixels: [7, 7, 7, 7, 7, 7, 7, 7, …], labels: [9, 2])")
+        #expect(summary.count == nil)
+        #expect(ValueSummary.of([Dataset(), Dataset()]).text.count <= ValueSummary.characterBudget + 1)
+    }
+
+    @Test func defaultDescriptionsKeepSwiftsShape() {
+        #expect(ValueSummary.of(Point()).text == "Point(x: 1, y: 2)")
+        #expect(ValueSummary.of((1, "a")).text == "(1, \"a\")")
+        #expect(ValueSummary.of((a: 1, b: 2.5)).text == "(a: 1, b: 2.5)")
+        #expect(ValueSummary.of(Shape.circle(radius: 2)).text == "Shape.circle(radius: 2.0)")
+        #expect(ValueSummary.of(Shape.box(Point())).text == "Shape.box(Point(x: 1, y: 2))")
+        #expect(ValueSummary.of(Shape.dot).text.hasSuffix("Shape.dot"))
+        #expect(ValueSummary.of(Optional(3)).text == "3", "the type column says Int?")
+        #expect(ValueSummary.of(Holder()).text.hasSuffix("Holder"), "a class shows its name, as Swift's default does")
+        #expect(ValueSummary.of([[1, 2], [3]]).text == "[[1, 2], [3]]")
+    }
+}

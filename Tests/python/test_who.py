@@ -104,6 +104,16 @@ def test_a_variable_private_to_its_cell_is_listed_as_unreadable(kernel):
     ]
 
 
+def test_a_value_with_a_huge_default_description_is_cut_short(kernel):
+    km, kc = kernel
+    # FashionMNIST keeps 7.8 million pixels and has no description of its own: Swift's
+    # default description of it is 30 MB of text.
+    ok(kc, "let dataset = try FashionMNIST(split: .test)")
+    [line] = listing(kc, "%who")
+    assert line.startswith("dataset: FashionMNIST = FashionMNIST(") and "pixels: [0, 0, 0" in line, line
+    assert line.endswith("…") and len(line) < 120, line
+
+
 def test_who_is_a_cell_of_its_own(kernel):
     km, kc = kernel
     reply, _ = run_cell(kc, "%who\nlet x = 1")
