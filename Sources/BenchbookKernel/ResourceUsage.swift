@@ -34,7 +34,8 @@ final class ResourceUsage {
 
     /// The content of a `usage_reply`: ipykernel's fields (`hostname`, `pid`, `kernel_cpu`,
     /// `kernel_memory`, `host_cpu_percent`, `cpu_count`, `host_virtual_memory`), and
-    /// `benchbook_processes`, the processes counted (pid, name, PSS bytes, CPU seconds).
+    /// `benchbook_processes`, the processes counted (pid, name, whether it has ended and
+    /// waits to be reaped, PSS bytes, CPU seconds).
     func reply() -> [String: JSONValue] {
         let processes = Self.sample(root)
         let now = ContinuousClock.Instant.now
@@ -51,7 +52,7 @@ final class ResourceUsage {
             "kernel_memory": .number(Double(processes.reduce(0) { $0 + $1.proportionalSetSize })),
             "cpu_count": .number(Double(SystemCPUTimes.logicalCount)),
             "benchbook_processes": .array(processes.map { process in
-                ["pid": .number(Double(process.pid)), "name": .string(process.name),
+                ["pid": .number(Double(process.pid)), "name": .string(process.name), "ended": .bool(process.hasEnded),
                  "memory": .number(Double(process.proportionalSetSize)), "cpu_seconds": .number(process.cpuSeconds)]
             }),
         ]

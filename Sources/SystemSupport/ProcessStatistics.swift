@@ -6,8 +6,11 @@ import Glibc
 public struct ProcessStatistics: Sendable, Equatable {
     public var pid: Int32
     /// The program's name: the last path component of its `argv[0]`, or the name the
-    /// system keeps (`comm`, at most 15 bytes) when the command line is empty.
+    /// system keeps (`comm`, at most 15 bytes) when the command line is empty (a process
+    /// that has ended and was not reaped yet).
     public var name: String
+    /// True for a process that has ended but was not reaped yet (a zombie).
+    public var hasEnded = false
     /// User and system CPU seconds the process itself used.
     public var cpuSeconds: Double
     /// User and system CPU seconds of the children it has waited for (theirs included):
@@ -77,8 +80,10 @@ public struct ProcessStatistics: Sendable, Equatable {
         guard fields.count > 14, let user = Double(fields[11]), let system = Double(fields[12]),
               let childrenUser = Double(fields[13]), let childrenSystem = Double(fields[14]) else { return nil }
         let tick = Double(clockTicksPerSecond)
-        return ProcessStatistics(pid: pid, name: name, cpuSeconds: (user + system) / tick,
-                                 waitedChildrenCPUSeconds: (childrenUser + childrenSystem) / tick, proportionalSetSize: 0)
+        var statistics = ProcessStatistics(pid: pid, name: name, cpuSeconds: (user + system) / tick,
+                                           waitedChildrenCPUSeconds: (childrenUser + childrenSystem) / tick, proportionalSetSize: 0)
+        statistics.hasEnded = fields[0] == "Z"
+        return statistics
     }
 
     /// The `Pss:` line of `smaps_rollup`, in bytes.

@@ -13,6 +13,8 @@ import Testing
         #expect(parsed.name == "a (b) c")
         #expect(parsed.cpuSeconds == 300 / tick)
         #expect(parsed.waitedChildrenCPUSeconds == 100 / tick)
+        #expect(!parsed.hasEnded)
+        #expect(try #require(ProcessStatistics.parse(stat: stat.replacingOccurrences(of: ") S ", with: ") Z "), pid: 4242)).hasEnded)
         #expect(ProcessStatistics.parse(stat: "4242 (x) S 1", pid: 4242) == nil)
     }
 

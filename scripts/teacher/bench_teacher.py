@@ -88,7 +88,8 @@ def main():
     trivial = summary["trivial cell"]["p50_ms"]
     processes = {}
     for process in content["benchbook_processes"]:
-        entry = processes.setdefault(process["name"], {"count": 0, "pss_mb": 0.0})
+        name = process["name"] + (" (ended, not reaped yet)" if process["ended"] else "")
+        entry = processes.setdefault(name, {"count": 0, "pss_mb": 0.0})
         entry["count"] += 1
         entry["pss_mb"] += process["memory"] / 1e6
     record = {
