@@ -2,12 +2,13 @@
 # (jupyter-kernel-test, jupyter_client, nbconvert, jupyter console) and the latency
 # benchmark, all against the installed kernelspec (the release build).
 
-.PHONY: test-kernel bench-kernel bench-completion bench-recovery
+.PHONY: test-kernel bench-kernel bench-completion bench-recovery bench-output
 
 test-kernel: kernelspec ## the kernel through real Jupyter clients
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
 	    Tests/python/test_cell_engine_notebook.py Tests/python/test_kernel_seam.py Tests/python/test_frontends.py \
-	    Tests/python/test_kernel_completion.py Tests/python/test_recovery.py Tests/python/test_kernel_launcher.py
+	    Tests/python/test_kernel_completion.py Tests/python/test_recovery.py Tests/python/test_kernel_launcher.py \
+	    Tests/python/test_kernel_output.py
 
 # Start-up and per-cell latency through jupyter_client: results/kernel-latency.{json,md}.
 # COMPARE_KERNEL=<kernelspec> (an earlier build, see the script's docstring) adds a
@@ -24,6 +25,13 @@ bench-completion: kernelspec ## completion latency (results/)
 # results/recovery.{json,md}.
 bench-recovery: kernelspec ## cost of loop interrupt checks and host snapshots (results/)
 	$(PYTHON) scripts/bench/recovery_bench.py
+
+# Output throughput (issue 27): a cell printing 1 to 200 MB to stdout and stderr, as one line
+# and as short lines, against ipykernel's print in the same run: results/output-throughput.{json,md}.
+# COMPARE_KERNEL=<kernelspec> adds an earlier build on the same cases. About 15 minutes.
+bench-output: kernelspec ## output throughput, MB/s against ipykernel (results/)
+	$(PYTHON) scripts/kernel/bench_output.py --out results \
+	  $(if $(COMPARE_KERNEL),--compare-kernel $(COMPARE_KERNEL)) $(if $(COMPARE_LABEL),--compare-label "$(COMPARE_LABEL)")
 
 TEST_TARGETS += test-kernel
 RUN_TARGETS  += bench-kernel

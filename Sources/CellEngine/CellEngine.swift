@@ -99,7 +99,7 @@ public final class CellEngine: @unchecked Sendable {
     ///   - output: receives streams, displays, the result and input requests.
     /// - Returns: nil on success, or the error to show.
     public func execute(_ code: String, label: String, stamp: ClientStamp? = nil, output: CellOutput) -> CellError? {
-        background.setOutput(output)
+        background.setOutput(output, streams: streams(label: label + "-later"))
         reportHostLosses(to: output)
         for note in commNotes { output.stream(name: "stderr", text: note + "\n") }
         commNotes.removeAll()
@@ -121,7 +121,8 @@ public final class CellEngine: @unchecked Sendable {
         let reader = CellRunReader(sink: sink, output: output, answerInput: { [supervisor] answer in
             supervisor.sendInputReply(id, answer)
         }, symbolizer: configuration.toolsDirectory.appendingPathComponent("llvm-symbolizer"),
-           cellDirectory: configuration.workDirectory, comms: comms, execution: id.rawValue)
+           cellDirectory: configuration.workDirectory, comms: comms, execution: id.rawValue,
+           streams: streams(label: label))
         let outcome = reader.read()
         Trace.step("load and run", since: started)
         for note in supervisor.takeNotes() { output.stream(name: "stderr", text: note + "\n") }
@@ -129,6 +130,15 @@ public final class CellEngine: @unchecked Sendable {
     }
 
     // MARK: Steps
+
+    /// The output streams of one run, within the configured limit.
+    /// - Parameter label: names the files output past the limit goes to.
+    func streams(label: String) -> CellStreams {
+        let configuration = self.configuration
+        return CellStreams(limit: configuration.outputLimit) {
+            OutputSpill(label: label, workingDirectory: configuration.outputDirectory, fallback: configuration.workDirectory)
+        }
+    }
 
     /// A cell compiled and ready to run.
     struct CompiledCell {
@@ -304,15 +314,19 @@ final class BackgroundOutput: @unchecked Sendable {
     private let comms: CommRegistry
     private var output: CellOutput?
     private var execution = 0
-    private var standardOutput = UTF8Stream(), standardError = UTF8Stream()
-    private var errorFilter = StackTraceFilter()
+    /// Output between runs goes to the last cell, within a limit of its own.
+    private var streams: CellStreams?
 
     /// Records comms opened between runs against the open comm registry.
     init(comms: CommRegistry) { self.comms = comms }
 
     /// Makes `output` the destination from now on.
-    func setOutput(_ output: CellOutput) {
-        lock.withLock { self.output = output }
+    /// - Parameter streams: filters, scrubs and limits the text sent there.
+    func setOutput(_ output: CellOutput, streams: CellStreams) {
+        lock.withLock {
+            self.output = output
+            self.streams = streams
+        }
     }
 
     /// The execution that comms opened between runs are counted in (the latest).
@@ -323,14 +337,16 @@ final class BackgroundOutput: @unchecked Sendable {
     /// Delivers one output (called on a host reader thread).
     func deliver(_ item: HostOutput) {
         lock.withLock {
-            guard let output else { return }
+            guard let output, var streams else { return }
+            defer { self.streams = streams }
+            func send(_ chunks: [CellStreams.Chunk]) {
+                for chunk in chunks where !chunk.text.isEmpty { output.stream(name: chunk.name.rawValue, text: chunk.text) }
+            }
             switch item {
             case .standardOutput(let bytes):
-                let text = standardOutput.append(bytes)
-                if !text.isEmpty { output.stream(name: "stdout", text: text) }
+                send(streams.takeBetweenCells(bytes, from: .stdout))
             case .standardError(let bytes):
-                let text = errorFilter.append(standardError.append(bytes)) + errorFilter.takeHeldBack()
-                if !text.isEmpty { output.stream(name: "stderr", text: text) }
+                send(streams.takeBetweenCells(bytes, from: .stderr))
             case .event(.display(let display)):
                 output.display(data: display.data, metadata: display.metadata, displayID: display.displayID,
                                isUpdate: display.isUpdate)

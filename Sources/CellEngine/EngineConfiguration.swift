@@ -16,6 +16,11 @@ public struct EngineConfiguration: Sendable {
     public var parserExecutable: URL
     /// The cell compiler executable (``CellCompilerClient``).
     public var cellCompilerExecutable: URL
+    /// How much of a cell's standard output and error the notebook is sent.
+    public var outputLimit = OutputLimit.standard
+    /// Where a cell's output past the limit is written (in `benchbook-output/`): the
+    /// kernel's working directory, which Jupyter sets to the notebook's folder.
+    public var outputDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
 
     /// Creates a configuration.
     public init(compiler: URL, libraryDirectory: URL, workDirectory: URL, hostExecutable: URL, parserExecutable: URL,

@@ -60,7 +60,14 @@ public final class WorkDirectory: @unchecked Sendable {
         defer { lock.unlock() }
         guard !removed else { return }
         removed = true
-        try? FileManager.default.removeItem(at: url)
+        // A thread still writing here (the compiler's warm-up when the kernel is stopped as
+        // it starts) can add a file while the tree is removed, and the last step then
+        // fails: try again while the directory is there (seen 1 stop in 50 under load).
+        for attempt in 0..<5 {
+            try? FileManager.default.removeItem(at: url)
+            guard FileManager.default.fileExists(atPath: url.path) else { return }
+            Thread.sleep(forTimeInterval: 0.01 * Double(attempt + 1))
+        }
     }
 
     /// Removes the directory when the process calls `exit` (a normal end or a shutdown

@@ -54,22 +54,3 @@ public enum RuntimeNames {
     /// The C symbol of a cell module's entry point.
     public static func entrySymbol(module: String) -> String { "benchbook_\(module.lowercased())_main" }
 }
-
-/// Removes the names a user never wrote from text they will read: compiler messages,
-/// runtime messages, type names in descriptions.
-///
-/// The only place that knows how generated names look in text.
-public enum NameScrubber {
-    /// The text with `Cell12.` / `Cell12/` qualifiers removed, generated storage named
-    /// "value", and the generated entry point and runtime named "the cell".
-    /// - Parameter text: a message or description.
-    public static func userFacing(_ text: String) -> String {
-        guard text.contains(RuntimeNames.modulePrefix) || text.contains("__b") || text.contains(RuntimeNames.cellRuntime) else {
-            return text
-        }
-        return text.replacing(/\bCell[0-9]+[\/.]/, with: "")
-            .replacing(/__bb_value_[0-9]+/, with: "value")
-            .replacing(/__benchbook_entry\(\)/, with: "the cell")
-            .replacing(/_BenchbookCell\.[A-Za-z]+/, with: "the cell")
-    }
-}

@@ -76,10 +76,14 @@ public struct FileDescriptor: Hashable, Sendable {
     /// Reads once, up to `maximum` bytes.
     /// - Throws: ``SystemError`` for errors other than `EINTR` and `EAGAIN`.
     public func read(upTo maximum: Int = 65536) throws(SystemError) -> ReadResult {
-        var buffer = [UInt8](repeating: 0, count: maximum)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, maximum) }
-            if count > 0 { return .bytes(Array(buffer[0..<count])) }
+            // Read straight into the array that is returned: no zeroing, no copy.
+            var count = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: maximum) { buffer, initialized in
+                count = Glibc.read(rawValue, buffer.baseAddress, maximum)
+                initialized = max(count, 0)
+            }
+            if count > 0 { return .bytes(bytes) }
             if count == 0 { return .endOfFile }
             switch errno {
             case EINTR: continue

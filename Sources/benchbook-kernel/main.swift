@@ -40,6 +40,7 @@ workDirectory.removeAtExit()
 DispatchQueue.global(qos: .utility).async { WorkDirectory.sweepStale() }
 var configuration = EngineConfiguration.beside(executable: selfPath)
 configuration.workDirectory = workDirectory.url
+do { configuration.outputLimit = try OutputLimit.from(environment: ProcessInfo.processInfo.environment) } catch { fail("\(error)") }
 let kernel: Kernel
 do {
     kernel = try Kernel(connection: connection, listening: listening) { CellEngine(configuration: configuration) }

@@ -25,23 +25,6 @@ final class DiagnosticsTests: XCTestCase {
     }
 }
 
-final class HostStreamTests: XCTestCase {
-    func testStackTracesAndModuleNamesAreRemoved() {
-        var filter = StackTraceFilter()
-        let text = filter.append("Cell4/In[5]:1: Fatal error: boom\nCurrent stack trace:\n0    libswiftCore.so    0x00007f 0 swift_reportError + 33\n1    libCell4.so   0x0000 <unavailable> + 12\nafter\npartial")
-        XCTAssertEqual(text, "after\n", "the runtime's message is held for the error")
-        XCTAssertEqual(filter.heldBack(), "In[5]:1: Fatal error: boom\n", "module names removed")
-        XCTAssertEqual(filter.flush(), "partial")
-    }
-
-    func testUTF8SequencesAreNotSplit() {
-        var stream = UTF8Stream()
-        let bytes = Array("é!".utf8)
-        XCTAssertEqual(stream.append([bytes[0]]), "")
-        XCTAssertEqual(stream.append(Array(bytes[1...])), "é!")
-    }
-}
-
 final class AutolinkTests: XCTestCase {
     func testEntriesOfARealObjectMatchSwiftAutolinkExtract() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("autolink-\(UUID().uuidString)")

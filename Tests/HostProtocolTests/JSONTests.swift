@@ -28,6 +28,20 @@ import Testing
         #expect(JSONValue.number(.nan).serializedText() == "null")
     }
 
+    /// Every byte that needs an escape, at every position of an eight-byte word (strings
+    /// are checked eight bytes at a time), among bytes that do not.
+    @Test func everyEscapeIsFoundWhereverItFalls() throws {
+        let special: [Character] = ["\u{00}", "\u{01}", "\u{1f}", "\n", "\r", "\t", "\"", "\\", " ", "!", "#", "[", "]", "\u{7f}", "é"]
+        for character in special {
+            for offset in 0..<17 {
+                let text = String(repeating: "a", count: offset) + String(character) + String(repeating: "b", count: 9)
+                let written = JSONValue.string(text).serializedText()
+                let theirs = try JSONSerialization.jsonObject(with: Data(written.utf8), options: [.fragmentsAllowed]) as? String
+                #expect(theirs == text, "\(character.unicodeScalars.first!.value) at \(offset): \(written)")
+            }
+        }
+    }
+
     @Test(arguments: [
         "", "nul", "[1,]", "{\"a\"}", "{\"a\":1,}", "\"unterminated", "01x", "[1] 2", "\"\u{01}\"",
         "\"\\x\"", "\"\\u12\"", "-", "1.", "1e", "{1:2}",

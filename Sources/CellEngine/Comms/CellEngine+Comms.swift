@@ -38,7 +38,8 @@ extension CellEngine {
         let reader = CellRunReader(sink: sink, output: output, answerInput: { [supervisor] answer in
             supervisor.sendInputReply(id, answer)
         }, symbolizer: configuration.toolsDirectory.appendingPathComponent("llvm-symbolizer"),
-           cellDirectory: configuration.workDirectory, comms: comms, execution: id.rawValue)
+           cellDirectory: configuration.workDirectory, comms: comms, execution: id.rawValue,
+           streams: streams(label: "comm-\(id.rawValue)"))
         let outcome = reader.read()
         for note in supervisor.takeNotes() { output.stream(name: "stderr", text: note + "\n") }
         let label = "A comm callback"

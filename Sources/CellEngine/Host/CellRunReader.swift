@@ -25,8 +25,9 @@ enum CellRunOutcome: Sendable, Equatable {
 }
 
 /// Reads a running cell's output from its sink on the shell thread: streams text to the
-/// notebook as it arrives (without the runtime's stack frames or generated names), shows
-/// displays and the result, answers input requests, and returns how the run ended.
+/// notebook as it arrives (batched, without the runtime's stack frames or generated names,
+/// within the output limit), shows displays and the result, answers input requests, and
+/// returns how the run ended.
 struct CellRunReader {
     let sink: CellRunSink
     let output: CellOutput
@@ -39,24 +40,30 @@ struct CellRunReader {
     let comms: CommRegistry
     /// The execution the run belongs to (a cell's or a comm dispatch's).
     let execution: Int
+    /// The run's standard output and error (their limit and spill files).
+    var streams: CellStreams
 
     func read() -> CellRunOutcome {
-        var standardOutput = UTF8Stream(), standardError = UTF8Stream()
-        var traceFilter = StackTraceFilter()
+        var streams = self.streams
         var bound = 0
         var thrown: HostEvent.ThrownError?
-        func showError(_ text: String) {
-            guard !text.isEmpty else { return }
-            output.stream(name: "stderr", text: text)
+        func send(_ chunks: [CellStreams.Chunk]) {
+            for chunk in chunks where !chunk.text.isEmpty { output.stream(name: chunk.name.rawValue, text: chunk.text) }
         }
         while true {
-            switch sink.next() {
+            guard let item = sink.next(until: streams.deadline) else {
+                // Text waited a flush interval for more: send it.
+                send(streams.flush())
+                continue
+            }
+            switch item {
             case .output(.standardOutput(let bytes)):
-                let text = standardOutput.append(bytes)
-                if !text.isEmpty { output.stream(name: "stdout", text: text) }
+                send(streams.take(bytes, from: .stdout, now: .now))
             case .output(.standardError(let bytes)):
-                showError(traceFilter.append(standardError.append(bytes)))
+                send(streams.take(bytes, from: .stderr, now: .now))
             case .output(.event(let event)):
+                // What the cell printed before an event is shown before it.
+                send(streams.flush())
                 switch event {
                 case .display(let display):
                     output.display(data: display.data, metadata: display.metadata, displayID: display.displayID,
@@ -72,7 +79,7 @@ struct CellRunReader {
                     bound = count
                     thrown = error
                 case .loadFailed(let library, let message):
-                    showError("could not load \(library): \(message)\n")
+                    output.stream(name: "stderr", text: "could not load \(library): \(message)\n")
                 case .comm(let traffic):
                     comms.record(traffic, during: execution)
                     output.comm(traffic)
@@ -80,16 +87,20 @@ struct CellRunReader {
                     break
                 }
             case .output(.protocolError(let message)):
-                showError(message + "\n")
+                send(streams.flush())
+                output.stream(name: "stderr", text: message + "\n")
             case .output(.exited), .output(.snapshot):
                 break
             case .end(let end):
-                showError(traceFilter.flush())
-                let crash = traceFilter.crash
+                // A run that returned shows the runtime messages it held back; a crash
+                // shows them in its error.
+                var returned = false
+                if case .returned(.returned) = end { returned = true }
+                send(streams.finish(showingHeldBack: returned))
+                let crash = streams.crash
                 func location() -> String? { crash.cellLocation(symbolizer: symbolizer, cellLibraries: cellDirectory) }
                 switch end {
                 case .returned(.returned):
-                    showError(traceFilter.heldBack())
                     return .completed(bound: bound, thrown: thrown)
                 case .returned(.couldNotRun(let message)): return .couldNotRun(message)
                 case .hostRestored(let status, let afterInterrupt, let afterCell):

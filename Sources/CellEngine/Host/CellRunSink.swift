@@ -14,7 +14,9 @@ final class CellRunSink: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
+    /// Queued items; those before `head` were taken already.
     private var items: [Item] = []
+    private var head = 0
     private var finished = false
     private var inputStopped = false
 
@@ -39,10 +41,35 @@ final class CellRunSink: @unchecked Sendable {
 
     /// Takes the next item, waiting for it.
     func next() -> Item {
+        // Without a deadline the wait ends only with an item.
+        next(until: nil)!
+    }
+
+    /// Takes the next item, waiting for it until `deadline`.
+    /// - Parameter deadline: when to give up; nil waits as long as it takes.
+    /// - Returns: the item, or nil when the deadline passed first.
+    func next(until deadline: ContinuousClock.Instant?) -> Item? {
         condition.lock()
         defer { condition.unlock() }
-        while items.isEmpty { condition.wait() }
-        return items.removeFirst()
+        while head == items.count {
+            guard let deadline else {
+                condition.wait()
+                continue
+            }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return nil }
+            let (seconds, attoseconds) = left.components
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18))
+        }
+        let item = items[head]
+        head += 1
+        // Taken items are dropped in bulk once they are half the queue, so taking stays
+        // O(1) (amortised) however long the queue, and taken output is not kept.
+        if head == items.count || head >= 64 && head * 2 >= items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        return item
     }
 
     /// Tells a wait for keyboard input to give up (the cell was interrupted).

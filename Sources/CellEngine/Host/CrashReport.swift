@@ -24,35 +24,81 @@ struct CrashReport: Sendable {
     /// Runtime messages held back from the stream (shown once, in the error).
     private(set) var messages: [String] = []
 
-    /// Takes a line of the host's standard error.
-    /// - Returns: true when the line belongs to the crash report (it is not shown as it is).
-    mutating func take(_ line: String) -> Bool {
-        if let marker = line.range(of: Self.frameMarker) {
-            // Text the cell wrote without a final newline can precede the first frame.
-            let parts = line[marker.upperBound...].split(separator: " ", maxSplits: 1)
-            if parts.count == 2, let offset = UInt64(parts[0].dropFirst(2), radix: 16) {
-                frames.append(Frame(offset: offset, library: String(parts[1])))
-            }
-            return true
-        }
-        if Self.isRuntimeMessage(line) {
-            messages.append(line)
-            return true
-        }
-        return false
+    /// What starts a piece of standard error that belongs to the report.
+    enum Marker: Sendable, Equatable {
+        /// A frame line of the host's crash reporter.
+        case frame
+        /// A Swift runtime message (`Fatal error`, `Precondition failed`, ...).
+        case runtimeMessage
     }
 
-    /// True for a line of the crash reporter (never shown, even between cells).
+    /// Takes a piece of the host's standard error that starts with `marker` (a frame line
+    /// starts with ``frameMarker``) and runs to the end of its line.
+    mutating func take(_ text: some Collection<UInt8>, as marker: Marker) {
+        switch marker {
+        case .frame:
+            let parts = text.dropFirst(Self.frameMarkerBytes.count).split(separator: UInt8(ascii: " "), maxSplits: 1)
+            guard parts.count == 2, parts[0].starts(with: Array("0x".utf8)),
+                  let offset = UInt64(String(decoding: parts[0].dropFirst(2), as: UTF8.self), radix: 16) else { return }
+            frames.append(Frame(offset: offset, library: String(decoding: parts[1], as: UTF8.self)))
+        case .runtimeMessage:
+            messages.append(String(decoding: text, as: UTF8.self))
+        }
+    }
+
+    /// Where the first piece of the report starts in a line, if any: a frame at its
+    /// marker; a runtime message at the start of the line, or, when the line's start was
+    /// shown already, at the `<file>:<line>: ` written before its words.
+    /// - Parameters:
+    ///   - line: the undecided bytes of a line.
+    ///   - lineStarted: the line's first bytes were shown already.
+    static func firstMarker(in line: [UInt8], lineStarted: Bool) -> (Marker, Int)? {
+        line.withUnsafeBufferPointer { buffer in
+            let frame = Bytes.find(frameMarkerBytes, in: buffer)
+            let message = runtimeMarkerBytes.compactMap { Bytes.find($0, in: buffer) }.min()
+            if let frame, message.map({ frame < $0 }) ?? true { return (.frame, frame) }
+            guard let message else { return nil }
+            return (.runtimeMessage, lineStarted ? locationStart(in: line, before: message) : 0)
+        }
+    }
+
+    /// The start of `<file>:<line>: ` just before `index`, or `index` when it is not there.
+    ///
+    /// The runtime's file is a cell's (`In[7]`, `Cell4/In[7]`) or the standard library's
+    /// (`Swift/Array.swift`); text the cell wrote without a newline can run into it, so the
+    /// file starts at the first of those forms in the word before `:<line>: `, else at the
+    /// word's start (at most ``longestFile`` bytes back).
+    private static func locationStart(in line: [UInt8], before index: Int) -> Int {
+        var position = index
+        guard position >= 2, line[position - 1] == UInt8(ascii: " "), line[position - 2] == UInt8(ascii: ":") else { return index }
+        position -= 2
+        let digitsEnd = position
+        while position > 0, line[position - 1] >= 0x30, line[position - 1] <= 0x39 { position -= 1 }
+        guard position < digitsEnd, position > 0, line[position - 1] == UInt8(ascii: ":") else { return index }
+        let fileEnd = position - 1
+        var wordStart = fileEnd
+        while wordStart > 0, fileEnd - wordStart < longestFile, line[wordStart - 1] != UInt8(ascii: " ") { wordStart -= 1 }
+        let word = line[wordStart..<fileEnd]
+        let anchors = fileStarts.compactMap { anchor in
+            word.indices.first { word[$0...].starts(with: anchor) }
+        }
+        return anchors.min() ?? wordStart
+    }
+
+    /// How far back the runtime's file name is looked for.
+    private static let longestFile = 256
+    /// How the runtime's file names start.
+    private static let fileStarts = ["Cell", "In[", "Swift/"].map { Array($0.utf8) }
+
+    private static let frameMarkerBytes = Array(frameMarker.utf8)
+    private static let runtimeMarkers = ["Fatal error", "fatal error", "Precondition failed", "Assertion failed"]
+    private static let runtimeMarkerBytes = runtimeMarkers.map { Array($0.utf8) }
 
     /// The Swift runtime's message, without the `File.swift:123: ` prefix it writes (the
     /// location is reported from the frames instead).
     var runtimeMessage: String? {
         guard let last = messages.last else { return nil }
         return last.replacing(#/^.*?:[0-9]+:\s(?=Fatal error|fatal error|Precondition failed|Assertion failed)/#, with: "")
-    }
-
-    static func isRuntimeMessage(_ line: String) -> Bool {
-        ["Fatal error", "fatal error", "Precondition failed", "Assertion failed"].contains { line.contains($0) }
     }
 
     /// The innermost frame in cell code, as `In[7], line 3`, or nil.

@@ -79,11 +79,11 @@ public struct WireCodec: Sendable {
     /// Encodes and signs a message for sending.
     /// - Parameter message: the message; its identities route it on a ROUTER socket.
     public func encode(_ message: Message) -> [Data] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // JSONCore's writer, not Foundation's JSONEncoder: a cell's output travels as one
+        // large string, and the Codable path costs several times as much per byte.
         let parts: [Data] = [message.header.json, message.parentHeaderJSON,
                              .object(message.metadata), .object(message.content)]
-            .map { (try? encoder.encode($0)) ?? Data("{}".utf8) }
+            .map { Data($0.serialized(sortingKeys: true)) }
         let signature = Data(signer.signature(for: parts).utf8)
         return message.identities + [Self.delimiter, signature] + parts + message.buffers
     }

@@ -1,0 +1,62 @@
+import HostProtocol
+import Testing
+
+/// Generated names never reach the user, whether a text comes whole or in pieces.
+@Suite struct NameScrubberTests {
+    /// The rules as regular expressions, the form they had before the streaming scrubber:
+    /// the reference for texts where whole words and regex matches coincide.
+    static func byRegex(_ text: String) -> String {
+        text.replacing(/\bCell[0-9]+[\/.]/, with: "")
+            .replacing(/__bb_value_[0-9]+/, with: "value")
+            .replacing(/__benchbook_entry\(\)/, with: "the cell")
+            .replacing(/_BenchbookCell\.[A-Za-z]+/, with: "the cell")
+    }
+
+    static let texts = [
+        "Cell12/In[3]:2: Fatal error: Cell12.Point is bad",
+        "cannot use __bb_value_2 in __benchbook_entry()",
+        "_BenchbookCell.evaluate threw",
+        "MyCell3.x and Cells and Cell and Cell4 and Cell5x.y",
+        "Cell3.Cell4.x, (Cell7.Foo), [Cell8/In[1]]",
+        "__benchbook_entry( without a close, __benchbook_entry, _BenchbookCell, _BenchbookCell.2",
+        "_BenchbookCell.run(cell:body:) and _BenchbookCell.evaluate2",
+        "Computing… Célula Cell9.Größe __bb_value_ __bb_value_77",
+        "",
+        "no names at all\n",
+        "Cell1.",
+        "ends with __bb_value_3",
+        "ends with _BenchbookCell.stopIfInterrupted",
+    ]
+
+    @Test(arguments: texts)
+    func wholeTextsReadAsTheRulesSay(_ text: String) {
+        #expect(NameScrubber.userFacing(text) == Self.byRegex(text))
+    }
+
+    /// Cut at every place, a text reads the same as whole.
+    @Test(arguments: texts)
+    func piecesReadAsTheWholeText(_ text: String) {
+        let bytes = Array(text.utf8)
+        for cut in 0...bytes.count {
+            var stream = NameScrubbingStream()
+            var out: [UInt8] = []
+            stream.scrub(bytes[..<cut], into: &out)
+            stream.scrub(bytes[cut...], into: &out)
+            stream.finish(into: &out)
+            #expect(String(decoding: out, as: UTF8.self) == NameScrubber.userFacing(text), "cut at \(cut)")
+        }
+    }
+
+    @Test func onlyAWordThatCanStillBecomeAGeneratedNameIsHeld() {
+        var stream = NameScrubbingStream()
+        var out: [UInt8] = []
+        stream.scrub(Array("Computing Cel".utf8)[...], into: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "Computing ")
+        stream.scrub(Array("lo ".utf8)[...], into: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "Computing Cello ")
+        let long = String(repeating: "C", count: 1) + String(repeating: "e", count: 10_000)
+        out.removeAll()
+        stream.scrub(Array(long.utf8)[...], into: &out)
+        #expect(out.count == long.utf8.count, "a long word passes on at once")
+    }
+}
