@@ -1,9 +1,11 @@
 # Benchbook: the two commands a fresh Debian 12 machine needs.
-#   make run   set up, build (release), install the kernelspec, execute the notebooks, write results/
+#   make run   set up, build (release), install the kernelspec, execute the notebooks, write their records
 #   make test  set up, build, run every test (Swift unit tests, then Python tests against real Jupyter clients)
+# and the engine's own measurements:
+#   make bench every benchmark that writes the published figures in results/
 #
 # Each area of the project adds its own steps in mk/<area>.mk by appending to
-# SETUP_TARGETS (after the build: models, data), TEST_TARGETS and RUN_TARGETS.
+# SETUP_TARGETS (after the build: models, data), TEST_TARGETS, RUN_TARGETS and BENCH_TARGETS.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -18,10 +20,11 @@ STAMPS      := $(CURDIR)/.build/stamps
 SETUP_TARGETS :=
 TEST_TARGETS  :=
 RUN_TARGETS   :=
+BENCH_TARGETS :=
 
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: help setup apt venv build kernelspec run test swift-test
+.PHONY: help setup apt venv build kernelspec run bench test swift-test
 
 # Every target with a `## ` comment on its rule line, from this file and mk/*.mk.
 help: ## list the targets and what each does
@@ -66,7 +69,11 @@ kernelspec: build ## install the "swift" kernelspec pointing at this build
 
 ## --- main job and tests ----------------------------------------------------
 
-run: kernelspec $(SETUP_TARGETS) $(RUN_TARGETS) ## set up, build, execute the notebooks, write results/
+run: kernelspec $(SETUP_TARGETS) $(RUN_TARGETS) ## set up, build, execute the notebooks, write their records (results/latest/)
+
+# The engine's benchmarks (kernel, completion, recovery, models, preprocessing, widgets):
+# they rewrite the tracked figures in results/, so they are not part of `make run`.
+bench: kernelspec $(SETUP_TARGETS) $(BENCH_TARGETS) ## every benchmark: rewrites the published figures in results/
 
 # The Swift unit tests (XCTest and Swift Testing), log in .build/swift-test.log.
 swift-test: setup ## run the Swift unit tests

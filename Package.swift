@@ -105,8 +105,8 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10"),
                                  .linkedLibrary("gomp"), .linkedLibrary("glog")]),
         .target(name: "CLiteRT", dependencies: ["CSystemSupport"], linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "CTorch", "CLiteRT", "SystemSupport"]),
-        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage"]),
+        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "SystemSupport"]),
+        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark"]),
         // Jupyter widgets (issue 14): ipywidgets 8 models over the runtime's comms.
         .target(name: "BenchbookWidgets", dependencies: ["BenchbookRuntime", "JSONCore"]),
         .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts", "BenchbookWidgets"]),
@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark"]),
         .testTarget(name: "BenchbookChartsTests", dependencies: ["BenchbookCharts"]),
         .testTarget(name: "BenchbookImageTests", dependencies: ["BenchbookImage"]),
-        .testTarget(name: "BenchbookModelsTests", dependencies: ["BenchbookModels", "BenchbookImage"]),
+        .testTarget(name: "BenchbookModelsTests", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark"]),
         .testTarget(name: "BenchbookWidgetsTests", dependencies: ["BenchbookWidgets", "BenchbookRuntime", "JSONCore"]),
     ]
 )

@@ -32,4 +32,4 @@ notebook-benchmarks: kernelspec ## execute only benchmarks-and-charts.ipynb
 
 TEST_TARGETS += test-bench
 # benchmarks-and-charts.ipynb runs with the course notebooks (mk/notebooks.mk: run-notebooks).
-RUN_TARGETS  += bench-overhead
+BENCH_TARGETS += bench-overhead

@@ -23,4 +23,4 @@ fuzz-images-asan: image-goldens ## decoder fuzz test under AddressSanitizer (slo
 
 SETUP_TARGETS += image-goldens
 TEST_TARGETS  += test-images
-RUN_TARGETS   += bench-preprocessing
+BENCH_TARGETS += bench-preprocessing

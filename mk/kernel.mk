@@ -34,6 +34,7 @@ bench-output: kernelspec ## output throughput, MB/s against ipykernel (results/)
 	  $(if $(COMPARE_KERNEL),--compare-kernel $(COMPARE_KERNEL)) $(if $(COMPARE_LABEL),--compare-label "$(COMPARE_LABEL)")
 
 TEST_TARGETS += test-kernel
-RUN_TARGETS  += bench-kernel
-RUN_TARGETS  += bench-completion
-RUN_TARGETS  += bench-recovery
+BENCH_TARGETS += bench-kernel
+BENCH_TARGETS += bench-completion
+BENCH_TARGETS += bench-recovery
+BENCH_TARGETS += bench-output

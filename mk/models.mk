@@ -98,4 +98,4 @@ models-bench: models-tool models ## Swift against the runtimes' own loops (resul
 
 SETUP_TARGETS += models
 TEST_TARGETS  += test-models
-RUN_TARGETS   += models-accuracy models-bench
+BENCH_TARGETS += models-accuracy models-bench

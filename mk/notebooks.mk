@@ -18,8 +18,14 @@ NOTEBOOK_RUNNER := $(PYTHON) scripts/notebooks/run_notebooks.py
 notebook-data: venv $(SOURCES_RECORD) ## the images the course notebooks read
 	$(PYTHON) scripts/notebooks/make_notebook_data.py
 
+# The notebooks' records (BenchmarkRecord files, their CSV tables) go to RECORDS_DIR, by
+# default results/latest/ (gitignored), so a plain `make run` leaves the published copies in
+# results/ as they are; `make run RECORDS_DIR=$(CURDIR)/results` refreshes those.
+RECORDS_DIR ?= $(CURDIR)/results/latest
+
 run-notebooks: kernelspec models notebook-data ## execute every course notebook into results/executed/ (fails on any error output)
-	$(NOTEBOOK_RUNNER)
+	@mkdir -p $(RECORDS_DIR)
+	BENCHBOOK_RESULTS_DIR=$(RECORDS_DIR) $(NOTEBOOK_RUNNER)
 
 SETUP_TARGETS += notebook-data
 RUN_TARGETS   += run-notebooks

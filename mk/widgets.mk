@@ -17,4 +17,4 @@ bench-widgets: kernelspec notebook-data models ## slider-to-image latency in the
 	$(PYTHON) scripts/widgets/bench_kernel_side.py --out results
 
 TEST_TARGETS += test-widgets test-widgets-browser
-RUN_TARGETS  += bench-widgets
+BENCH_TARGETS += bench-widgets

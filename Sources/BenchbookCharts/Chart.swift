@@ -57,6 +57,9 @@ extension Chart {
 
 /// Creates a canvas, runs the drawing and encodes the PNG.
 enum ChartRenderer {
+    /// Where drawn text goes while a test renders a chart (see ``TextRecorder``).
+    @TaskLocal static var textRecorder: TextRecorder?
+
     static func png(size: ChartSize, scale: Double, draw: (CairoCanvas) throws -> Void) throws -> Data {
         guard scale > 0, scale.isFinite else {
             throw ChartError.invalidSize(width: size.width, height: size.height, scale: scale)
@@ -64,5 +67,31 @@ enum ChartRenderer {
         let canvas = try CairoCanvas(width: size.width, height: size.height, scale: scale)
         try draw(canvas)
         return try canvas.pngData()
+    }
+}
+
+/// Collects every string a chart draws, so a test can check that no label was cut.
+final class TextRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var texts: [String] = []
+
+    func record(_ text: String) {
+        lock.lock()
+        texts.append(text)
+        lock.unlock()
+    }
+
+    /// The strings drawn so far, in drawing order.
+    var drawn: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return texts
+    }
+
+    /// The strings `chart` draws.
+    static func texts(of chart: some Chart) throws -> [String] {
+        let recorder = TextRecorder()
+        try ChartRenderer.$textRecorder.withValue(recorder) { _ = try chart.pngData(scale: 1) }
+        return recorder.drawn
     }
 }

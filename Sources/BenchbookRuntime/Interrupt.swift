@@ -43,3 +43,7 @@ public enum Interrupt {
 
 /// Peak resident memory of this process, in bytes.
 public func peakResidentBytes() -> Int { Int(bb_peak_resident_bytes()) }
+
+/// Hands the heap's free memory back to the system, so that the resident size counts only
+/// memory in use (before measuring a memory footprint).
+public func releaseFreeHeapMemory() { bb_release_free_heap_memory() }

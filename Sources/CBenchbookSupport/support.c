@@ -1,5 +1,6 @@
 #include "CBenchbookSupport.h"
 
+#include <malloc.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -29,3 +30,5 @@ long long bb_peak_resident_bytes(void) {
     if (getrusage(RUSAGE_SELF, &usage) != 0) return -1;
     return (long long)usage.ru_maxrss * 1024;
 }
+
+void bb_release_free_heap_memory(void) { malloc_trim(0); }

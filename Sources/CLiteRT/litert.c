@@ -56,6 +56,12 @@ static struct {
   void (*destroy_tensor_buffer)(LiteRtTensorBuffer);
   LiteRtStatus (*lock_tensor_buffer)(LiteRtTensorBuffer, void **, LiteRtTensorBufferLockMode);
   LiteRtStatus (*unlock_tensor_buffer)(LiteRtTensorBuffer);
+  LiteRtStatus (*compiled_model_get_profiler)(LiteRtCompiledModel, LiteRtProfiler *);
+  LiteRtStatus (*start_profiler)(LiteRtProfiler);
+  LiteRtStatus (*stop_profiler)(LiteRtProfiler);
+  LiteRtStatus (*reset_profiler)(LiteRtProfiler);
+  LiteRtStatus (*get_num_profiler_events)(LiteRtProfiler, int *);
+  LiteRtStatus (*get_profiler_events)(LiteRtProfiler, int, LiteRtProfiledEventData *);
 } api;
 
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -110,6 +116,12 @@ static int open_locked(const char *path, char *message, size_t message_size) {
   RESOLVE(destroy_tensor_buffer, "LiteRtDestroyTensorBuffer");
   RESOLVE(lock_tensor_buffer, "LiteRtLockTensorBuffer");
   RESOLVE(unlock_tensor_buffer, "LiteRtUnlockTensorBuffer");
+  RESOLVE(compiled_model_get_profiler, "LiteRtCompiledModelGetProfiler");
+  RESOLVE(start_profiler, "LiteRtStartProfiler");
+  RESOLVE(stop_profiler, "LiteRtStopProfiler");
+  RESOLVE(reset_profiler, "LiteRtResetProfiler");
+  RESOLVE(get_num_profiler_events, "LiteRtGetNumProfilerEvents");
+  RESOLVE(get_profiler_events, "LiteRtGetProfilerEvents");
   return 0;
 }
 
@@ -197,8 +209,8 @@ LiteRtStatus bbl_set_options_hardware_accelerators(LiteRtOptions options,
   return api.set_options_hardware_accelerators(options, accelerators);
 }
 
-LiteRtStatus bbl_add_cpu_options(LiteRtOptions options, const char *identifier,
-                                 const char *toml) {
+static LiteRtStatus add_opaque_toml(LiteRtOptions options, const char *identifier,
+                                    const char *toml) {
   char *payload = strdup(toml);
   if (!payload) return 2; /* kLiteRtStatusErrorMemoryAllocationFailure */
   LiteRtOpaqueOptions opaque = NULL;
@@ -210,6 +222,28 @@ LiteRtStatus bbl_add_cpu_options(LiteRtOptions options, const char *identifier,
   status = api.add_opaque_options(options, opaque);
   if (status != 0) api.destroy_opaque_options(opaque);
   return status;
+}
+
+LiteRtStatus bbl_add_cpu_options(LiteRtOptions options, const char *identifier,
+                                 const char *toml) {
+  return add_opaque_toml(options, identifier, toml);
+}
+
+LiteRtStatus bbl_add_runtime_options(LiteRtOptions options, const char *toml) {
+  return add_opaque_toml(options, "runtime_options_string", toml);
+}
+
+LiteRtStatus bbl_compiled_model_get_profiler(LiteRtCompiledModel compiled, LiteRtProfiler *profiler) {
+  return api.compiled_model_get_profiler(compiled, profiler);
+}
+LiteRtStatus bbl_start_profiler(LiteRtProfiler profiler) { return api.start_profiler(profiler); }
+LiteRtStatus bbl_stop_profiler(LiteRtProfiler profiler) { return api.stop_profiler(profiler); }
+LiteRtStatus bbl_reset_profiler(LiteRtProfiler profiler) { return api.reset_profiler(profiler); }
+LiteRtStatus bbl_get_num_profiler_events(LiteRtProfiler profiler, int *count) {
+  return api.get_num_profiler_events(profiler, count);
+}
+LiteRtStatus bbl_get_profiler_events(LiteRtProfiler profiler, int count, LiteRtProfiledEventData *events) {
+  return api.get_profiler_events(profiler, count, events);
 }
 
 LiteRtStatus bbl_create_compiled_model(LiteRtEnvironment environment, LiteRtModel model,

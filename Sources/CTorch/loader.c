@@ -17,7 +17,10 @@
     X(bbt_outputs_free) X(bbt_outputs_count) X(bbt_output_element_type) X(bbt_output_rank)      \
     X(bbt_output_dimension) X(bbt_output_data) X(bbt_set_threads) X(bbt_threads)                \
     X(bbt_operators) X(bbt_uses_pthreadpool) X(bbt_set_quiet) X(bbt_take_warnings)              \
-    X(bbt_set_quantized_engine) X(bbt_quantized_engine) X(bbt_supported_quantized_engines)
+    X(bbt_set_quantized_engine) X(bbt_quantized_engine) X(bbt_supported_quantized_engines)       \
+    X(bbt_module_set_threads) X(bbt_module_threads) X(bbt_profile_forward) X(bbt_profile_run_count) \
+    X(bbt_profile_run_nanoseconds) X(bbt_profile_event_count) X(bbt_profile_events)            \
+    X(bbt_profile_other_thread_calls) X(bbt_profile_free)
 
 #define DECLARE(name) static __typeof__(name) *impl_##name;
 BBT_FUNCTIONS(DECLARE)
@@ -132,6 +135,28 @@ int bbt_set_quantized_engine(const char *name, char **error) {
     if (!ensure()) { set_error(error); return -1; }
     return impl_bbt_set_quantized_engine(name, error);
 }
+
+int bbt_module_set_threads(bbt_module *module, int count, char **error) {
+    if (!ensure()) { set_error(error); return -1; }
+    return impl_bbt_module_set_threads(module, count, error);
+}
+int bbt_module_threads(const bbt_module *module) { return ensure() ? impl_bbt_module_threads(module) : 0; }
+
+bbt_profile *bbt_profile_forward(bbt_module *module, const bbt_tensor_view *inputs, int count, int runs,
+                                 char **error) {
+    if (!ensure()) { set_error(error); return NULL; }
+    return impl_bbt_profile_forward(module, inputs, count, runs, error);
+}
+int bbt_profile_run_count(const bbt_profile *profile) { return ensure() ? impl_bbt_profile_run_count(profile) : 0; }
+int64_t bbt_profile_run_nanoseconds(const bbt_profile *profile, int run) {
+    return ensure() ? impl_bbt_profile_run_nanoseconds(profile, run) : 0;
+}
+int bbt_profile_event_count(const bbt_profile *profile) { return ensure() ? impl_bbt_profile_event_count(profile) : 0; }
+const bbt_profile_event *bbt_profile_events(const bbt_profile *profile) { return ensure() ? impl_bbt_profile_events(profile) : NULL; }
+int64_t bbt_profile_other_thread_calls(const bbt_profile *profile) {
+    return ensure() ? impl_bbt_profile_other_thread_calls(profile) : 0;
+}
+void bbt_profile_free(bbt_profile *profile) { if (ensure()) impl_bbt_profile_free(profile); }
 
 const char *bbt_quantized_engine(void) { return ensure() ? impl_bbt_quantized_engine() : ""; }
 char *bbt_supported_quantized_engines(void) { return ensure() ? impl_bbt_supported_quantized_engines() : strdup(""); }

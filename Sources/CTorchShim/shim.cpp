@@ -5,6 +5,7 @@
 #include "CSystemSupport.h"
 
 #include <ATen/Parallel.h>
+#include <ATen/record_function.h>
 #include <ATen/core/ivalue.h>
 #include <c10/core/QEngine.h>
 #include <torch/csrc/jit/mobile/import.h>
@@ -16,6 +17,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <cstdlib>
 #include <mutex>
 #include <set>
@@ -26,6 +28,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <fcntl.h>
@@ -49,11 +52,19 @@ struct bbt_module {
   // while the quantised engine is QNNPACK.
   bool prepacked_ops = false;
   bool quantized_ops = false;
+  std::atomic<int> threads{0};  // the module's own intra-op count (0: the process-wide one)
   std::string operators;  // sorted, comma separated
 };
 
 struct bbt_outputs {
   std::vector<at::Tensor> tensors;
+};
+
+struct bbt_profile {
+  std::vector<int64_t> run_nanoseconds;
+  std::vector<bbt_profile_event> events;
+  std::deque<std::string> names;
+  int64_t other_thread_calls = 0;
 };
 
 namespace {
@@ -180,6 +191,11 @@ bool uses_pthreadpool(const bbt_module *module) {
 
 void apply_threads(const bbt_module *module) {
   at::internal::lazy_init_num_threads();  // libtorch's own per-thread set-up runs first
+  int own = module->threads.load();
+  if (own > 0 && (requested_threads.load() != own || at::get_num_threads() != own)) {
+    at::set_num_threads(own);  // another module changed the process-wide count
+    requested_threads.store(own);
+  }
   omp_set_num_threads(uses_pthreadpool(module) ? 1 : threads_requested());
 }
 
@@ -228,6 +244,86 @@ KeepingHandler keeping_handler;
 // Every entry point that runs libtorch code calls this on its thread (the warning handler
 // is per thread in c10).
 void enter() { c10::Warning::set_warning_handler(&keeping_handler); }
+
+// MARK: Profiling
+//
+// A global RecordFunction callback (scope FUNCTION: every operator libtorch's dispatcher
+// runs, for TorchScript and PyTorch Lite alike) records the calls made on the profiling
+// thread while one profile is active; calls on other threads are only counted. The callback
+// is registered for the length of bbt_profile_forward and removed after, so unprofiled runs
+// pay nothing.
+
+struct ProfileEvent {
+  const char *name;
+  int32_t run;
+  int32_t parent;
+  int64_t start_ns;
+  int64_t duration_ns;
+};
+
+struct Recording {
+  uint64_t thread = 0;  // RecordFunction::currentThreadId() of the profiling thread
+  int32_t run = 0;
+  std::chrono::steady_clock::time_point run_start;
+  std::vector<ProfileEvent> events;
+  std::vector<int32_t> open;  // indices of the calls that have started and not ended
+  std::deque<std::string> names;  // interned operator names (stable addresses)
+  std::unordered_map<const char *, const char *> by_address;  // RecordFunction's name pointer -> interned
+  std::atomic<int64_t> other_thread_calls{0};
+
+  const char *intern(const char *name) {
+    auto found = by_address.find(name);
+    if (found != by_address.end()) return found->second;
+    const char *interned = nullptr;
+    for (const auto &known : names) if (known == name) interned = known.c_str();
+    if (!interned) {
+      names.emplace_back(name);
+      interned = names.back().c_str();
+    }
+    by_address.emplace(name, interned);
+    return interned;
+  }
+};
+
+std::atomic<Recording *> active_recording{nullptr};
+
+struct EventContext : at::ObserverContext {
+  int32_t index;
+  explicit EventContext(int32_t index) : index(index) {}
+};
+
+int64_t nanoseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::unique_ptr<at::ObserverContext> on_operator_start(const at::RecordFunction &call) {
+  Recording *recording = active_recording.load();
+  if (!recording) return nullptr;
+  if (at::RecordFunction::currentThreadId() != recording->thread) {
+    recording->other_thread_calls.fetch_add(1);
+    return nullptr;
+  }
+  auto index = static_cast<int32_t>(recording->events.size());
+  int32_t parent = recording->open.empty() ? -1 : recording->open.back();
+  recording->events.push_back({recording->intern(call.name()), recording->run, parent,
+                               nanoseconds_since(recording->run_start), 0});
+  recording->open.push_back(index);
+  return std::make_unique<EventContext>(index);
+}
+
+void on_operator_end(const at::RecordFunction &, at::ObserverContext *context) {
+  Recording *recording = active_recording.load();
+  if (!recording || !context) return;
+  auto index = static_cast<EventContext *>(context)->index;
+  ProfileEvent &event = recording->events[index];
+  event.duration_ns = nanoseconds_since(recording->run_start) - event.start_ns;
+  // Calls end in the reverse order they started (one thread).
+  while (!recording->open.empty()) {
+    int32_t last = recording->open.back();
+    recording->open.pop_back();
+    if (last == index) break;
+  }
+}
 
 // The course models carry their input/output names and shapes as this extra file.
 const char *const kMetadataFile = "benchbook.json";
@@ -357,6 +453,59 @@ int bbt_time_forward(bbt_module *module, const bbt_tensor_view *inputs, int coun
   });
 }
 
+bbt_profile *bbt_profile_forward(bbt_module *module, const bbt_tensor_view *inputs, int count, int runs,
+                                 char **error) {
+  enter();
+  return guarded(error, static_cast<bbt_profile *>(nullptr), [&]() -> bbt_profile * {
+    if (runs < 1) throw std::invalid_argument("the run count must be 1 or more, not " + std::to_string(runs));
+    apply_threads(module);
+    std::vector<c10::IValue> values = make_inputs(inputs, count);
+    Recording recording;
+    recording.thread = at::RecordFunction::currentThreadId();
+    Recording *expected = nullptr;
+    if (!active_recording.compare_exchange_strong(expected, &recording)) {
+      throw std::runtime_error("another profile is being recorded in this process; profile one model at a time");
+    }
+    auto handle = at::addGlobalCallback(
+        at::RecordFunctionCallback(on_operator_start, on_operator_end).scopes({at::RecordScope::FUNCTION}));
+    auto profile = std::make_unique<bbt_profile>();
+    try {
+      for (int i = 0; i < runs; ++i) {
+        recording.run = i;
+        recording.open.clear();
+        recording.run_start = std::chrono::steady_clock::now();
+        c10::IValue result = run(module, values);
+        profile->run_nanoseconds.push_back(nanoseconds_since(recording.run_start));
+      }
+    } catch (...) {
+      at::removeCallback(handle);
+      active_recording.store(nullptr);
+      throw;
+    }
+    at::removeCallback(handle);
+    active_recording.store(nullptr);
+    profile->names = std::move(recording.names);  // deque moves keep element addresses
+    profile->events.reserve(recording.events.size());
+    for (const auto &event : recording.events) {
+      profile->events.push_back({event.name, event.run, event.parent, event.start_ns, event.duration_ns});
+    }
+    profile->other_thread_calls = recording.other_thread_calls.load();
+    return profile.release();
+  });
+}
+
+int bbt_profile_run_count(const bbt_profile *profile) { return static_cast<int>(profile->run_nanoseconds.size()); }
+
+int64_t bbt_profile_run_nanoseconds(const bbt_profile *profile, int run) { return profile->run_nanoseconds[run]; }
+
+int bbt_profile_event_count(const bbt_profile *profile) { return static_cast<int>(profile->events.size()); }
+
+const bbt_profile_event *bbt_profile_events(const bbt_profile *profile) { return profile->events.data(); }
+
+int64_t bbt_profile_other_thread_calls(const bbt_profile *profile) { return profile->other_thread_calls; }
+
+void bbt_profile_free(bbt_profile *profile) { delete profile; }
+
 void bbt_outputs_free(bbt_outputs *outputs) { delete outputs; }
 
 int bbt_outputs_count(const bbt_outputs *outputs) {
@@ -394,6 +543,20 @@ int bbt_set_threads(int count, char **error) {
 }
 
 int bbt_threads(void) { return threads_requested(); }
+
+int bbt_module_set_threads(bbt_module *module, int count, char **error) {
+  return guarded(error, 1, [&] {
+    if (count < 0) throw std::invalid_argument("a thread count cannot be negative");
+    module->threads.store(count);
+    if (count > 0) {
+      at::set_num_threads(count);
+      requested_threads.store(count);
+    }
+    return 0;
+  });
+}
+
+int bbt_module_threads(const bbt_module *module) { return module->threads.load(); }
 
 const char *bbt_operators(const bbt_module *module) { return module->operators.c_str(); }
 

@@ -13,7 +13,9 @@ import CellEngine
 /// blocks it for at most the request's timeout; the connection's reader thread never
 /// touches the session. The server starts on the first request; when it exits or cannot
 /// start, the session waits ``retryDelay`` before trying again, and callers fall back to
-/// the notebook's own names meanwhile.
+/// the notebook's own names meanwhile. A server without a request for ``idleSeconds`` is
+/// stopped from the session's idle queue; `lock` keeps that stop and the shell thread's
+/// calls apart (the only state the idle queue touches).
 final class LanguageServerSession {
     /// Where the session is in its life.
     enum State {
@@ -47,6 +49,16 @@ final class LanguageServerSession {
     static let timeoutsBeforeRestart = 3
     /// Document paths listed in the compile database for one server.
     static let generationsPerServer = 200
+    /// Seconds without a request after which the server is stopped, so a student who is
+    /// not completing holds no language server (about 60 MB of its own memory and its share
+    /// of the toolchain's pages; results/cluster-class.md); the next request starts a new
+    /// one and is answered from the fallback until it is ready.
+    /// `BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS` sets it (0: never stopped); default 60.
+    static let idleSeconds: Double = {
+        guard let text = ProcessInfo.processInfo.environment["BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS"],
+              let seconds = Double(text), seconds >= 0 else { return 60 }
+        return seconds
+    }()
 
     private(set) var state = State.notStarted
     private let executable: URL
@@ -55,6 +67,13 @@ final class LanguageServerSession {
     private var document: OpenDocument?
     private var hasAnswered = false
     private var timeoutsInARow = 0
+    /// Held by every call and by the idle stop.
+    private let lock = NSLock()
+    private let idleQueue = DispatchQueue(label: "benchbook.completion.idle")
+    /// The pending idle stop; replaced by each request.
+    private var idleTimer: DispatchSourceTimer?
+    /// Counts idle stops armed, so a timer replaced by a later request does nothing.
+    private var idleArmings = 0
 
     /// Prepares a session; nothing starts until the first request.
     /// - Parameters:
@@ -66,6 +85,7 @@ final class LanguageServerSession {
     }
 
     deinit {
+        idleTimer?.cancel()
         if case .ready(let connection) = state { connection.terminate() }
     }
 
@@ -78,7 +98,12 @@ final class LanguageServerSession {
     /// - Throws: ``CompletionError`` when the server is unavailable, slow or failing.
     func request(_ method: String, imports: String, text: String, line: Int, character: Int,
                  compilerArguments: [String]) throws(CompletionError) -> JSONValue {
-        if document != nil, document?.imports != imports, generation >= Self.generationsPerServer { stop() }
+        lock.lock()
+        defer {
+            armIdleStop()
+            lock.unlock()
+        }
+        if document != nil, document?.imports != imports, generation >= Self.generationsPerServer { stopServer() }
         let connection = try readyConnection(compilerArguments: compilerArguments)
         let url = show(text, imports: imports, on: connection)
         let params: JSONValue = [
@@ -103,8 +128,40 @@ final class LanguageServerSession {
 
     /// Stops the server; the next request starts a new one.
     func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        idleTimer?.cancel()
+        idleTimer = nil
+        stopServer()
+    }
+
+    private func stopServer() {
         if case .ready(let connection) = state { connection.terminate() }
         state = .notStarted
+    }
+
+    /// Schedules the idle stop ``idleSeconds`` from now, replacing the pending one. Called
+    /// with `lock` held.
+    private func armIdleStop() {
+        idleTimer?.cancel()
+        idleTimer = nil
+        guard Self.idleSeconds > 0, case .ready = state else { return }
+        idleArmings += 1
+        let arming = idleArmings
+        let timer = DispatchSource.makeTimerSource(queue: idleQueue)
+        timer.schedule(deadline: .now() + Self.idleSeconds)
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.lock.lock()
+            defer { self.lock.unlock() }
+            // A request since this timer was armed replaced it.
+            guard self.idleArmings == arming, self.idleTimer != nil else { return }
+            self.idleTimer = nil
+            Trace.note("SourceKit-LSP stopped after \(Self.idleSeconds) s without a request")
+            self.stopServer()
+        }
+        timer.resume()
+        idleTimer = timer
     }
 
     /// Opens, changes or replaces the document so the server sees `text`.

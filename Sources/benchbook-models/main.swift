@@ -5,6 +5,7 @@
 //   benchbook-models accuracy [--data DIR] [--out FILE.md] MODEL...
 //   benchbook-models bench [--threads 1,2] [--runs N] [--warmup N] [--rounds N] MODEL...
 //   benchbook-models threads TFLITE_MODEL...       (OS threads per XNNPACK thread count)
+//   benchbook-models profile [--threads N] [--runs N] MODEL...   (operator profiles, JSON lines)
 //   benchbook-models corrupt [--count 200] [--subtle N] [--seed N] [--dir DIR] MODEL...
 import BenchbookModels
 import Foundation
@@ -34,6 +35,10 @@ do {
         let warmup = Int(option("--warmup", "10")) ?? 10
         let rounds = Int(option("--rounds", "4")) ?? 4
         try BenchCommand.run(models: arguments, threads: threads, runs: runs, warmup: warmup, rounds: rounds)
+    case "profile":
+        let threads = Int(option("--threads", "1")) ?? 1
+        let runs = Int(option("--runs", "20")) ?? 20
+        try ProfileCommand.run(models: arguments, threads: threads, runs: runs)
     case "threads":
         // Shows that the thread count reaches XNNPACK: its pool adds threads - 1 workers.
         for path in arguments {
@@ -59,7 +64,7 @@ do {
             print("  \(damage): thrown \(counts.thrown), loaded and ran \(counts.ran)")
         }
     default:
-        print("usage: benchbook-models describe|accuracy|bench|corrupt ... (see Sources/benchbook-models/main.swift)")
+        print("usage: benchbook-models describe|accuracy|bench|profile|threads|corrupt ... (see Sources/benchbook-models/main.swift)")
     }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))

@@ -3,42 +3,24 @@ import Foundation
 import Testing
 @testable import BenchbookCharts
 
-/// Labels never cut so that two look alike; log axes when values span 100x; histograms count.
+/// Labels broken into lines, never cut; log axes when values span 10x; histograms count.
 @Suite struct LabelAndAxisTests {
-    static let longLabels = ["efficientnet_lite0.ptl · 2 threads", "efficientnet_lite0_int8.ptl · 2 threads",
-                             "efficientnet_lite0_noprepack.ptl · 2 threads", "efficientnet_lite0.ptl · 1 thread"]
-
-    @Test func fittedLabelsStayDistinct() throws {
+    @Test func longWordsBreakAfterPunctuationAndWrappingUsesSeveralLines() throws {
         let canvas = try CairoCanvas(width: 200, height: 100, scale: 1)
-        for width in [60.0, 90.0, 120.0, 400.0] {
-            let fitted = canvas.fittingDistinct(Self.longLabels, size: 11, maximumWidth: width)
-            #expect(Set(fitted).count == Self.longLabels.count, "labels collide at width \(width): \(fitted)")
-            for text in fitted { #expect(canvas.textWidth(text, size: 11) <= width + 0.5) }
-        }
-        // Labels that fit are not touched.
-        #expect(canvas.fittingDistinct(["a", "b"], size: 11, maximumWidth: 100) == ["a", "b"])
-        // Identical labels stay identical (they are the same thing).
-        #expect(canvas.fittingDistinct(["same", "same"], size: 11, maximumWidth: 100) == ["same", "same"])
-    }
-
-    @Test func middleShorteningKeepsBothEnds() throws {
-        let canvas = try CairoCanvas(width: 200, height: 100, scale: 1)
-        let text = canvas.middleFitting("efficientnet_lite0_int8.tflite · 2 threads", size: 11, maximumWidth: 150)
-        #expect(text.hasPrefix("eff"))
-        #expect(text.hasSuffix("threads"))
-        #expect(text.contains("…"))
-    }
-
-    @Test func wrappingUsesTwoLines() throws {
-        let canvas = try CairoCanvas(width: 200, height: 100, scale: 1)
-        let lines = canvas.wrapped("iPhone 12 (A14) · Core ML delegate", size: 12, maximumWidth: 120, lines: 2)
+        let lines = canvas.lines("iPhone 12 (A14) · Core ML delegate", size: 12, maximumWidth: 120)
         #expect(lines.count == 2)
-        #expect(lines.joined(separator: " ").hasPrefix("iPhone 12"))
+        #expect(lines.joined(separator: " ") == "iPhone 12 (A14) · Core ML delegate")
+        let file = canvas.lines("efficientnet_lite0_noprepack.ptl", size: 11, maximumWidth: 90)
+        #expect(file.count >= 2)
+        #expect(file.joined() == "efficientnet_lite0_noprepack.ptl")
+        #expect(file[0].hasSuffix("_"), "breaks after an underscore: \(file)")
+        // Text that fits stays on one line.
+        #expect(canvas.lines("a b", size: 11, maximumWidth: 100) == ["a b"])
     }
 
-    @Test func axisIsLogarithmicWhenValuesSpanAHundredfold() {
-        #expect(AxisScale.automatic.resolved(for: [1, 150]) == .logarithmic)
-        #expect(AxisScale.automatic.resolved(for: [1, 99]) == .linear)
+    @Test func axisIsLogarithmicWhenValuesSpanTenfold() {
+        #expect(AxisScale.automatic.resolved(for: [1, 15]) == .logarithmic)
+        #expect(AxisScale.automatic.resolved(for: [1, 9.9]) == .linear)
         #expect(AxisScale.automatic.resolved(for: [0, 500]) == .linear, "zero cannot go on a log axis")
         #expect(AxisScale.linear.resolved(for: [1, 1000]) == .linear)
         let chart = LatencyChart(series: [.init(label: "fast", samples: [0.001, 0.0011, 0.0012]),

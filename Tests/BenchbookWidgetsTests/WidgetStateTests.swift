@@ -68,6 +68,16 @@ import Testing
         #expect(slider.value == 2)
     }
 
+    /// ipywidgets gives toggle buttons a fixed width that cuts long labels ("resize 256 +
+    /// crop…" in JupyterLab); `buttonWidth = "auto"` sets the style model's `button_width`.
+    @Test func toggleButtonsCanFitTheirLabels() {
+        let toggles = ToggleButtons(options: ["resize 256 + crop 224", "squash to 224"])
+        #expect(toggles.style.buttonWidth == "")
+        toggles.style.buttonWidth = "auto"
+        #expect(toggles.style.stateSnapshot.state["button_width"] == .string("auto"))
+        #expect(toggles.style.buttonWidth == "auto")
+    }
+
     @Test func selectionsAreChosenByIndexAndReadAsLabels() throws {
         let filter = Dropdown(options: ["box", "bilinear", "nearest"], value: "bilinear")
         #expect(filter.index == 1 && filter.value == "bilinear")

@@ -88,3 +88,25 @@ def test_record_carries_provenance(written):
     # ISO 8601 date, recent.
     date = datetime.fromisoformat(record["date"].replace("Z", "+00:00"))
     assert abs((datetime.now(date.tzinfo) - date).total_seconds()) < 600
+
+
+def test_csv_intervals_agree_with_a_numpy_bootstrap(written):
+    """The median and p90 intervals Swift writes (2,000 resamples) against NumPy's percentile
+    bootstrap of the same runs (20,000 resamples): bounds within a quarter of the width."""
+    with open(written / "sample-sweep.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    sweep = json.loads((written / "sample-sweep.json").read_text())
+    rng = np.random.default_rng(5)
+    for row, record in zip(rows, sweep["records"]):
+        samples = np.array(record["result"]["samples"]) * 1e3
+        draws = samples[rng.integers(0, len(samples), size=(20000, len(samples)))]
+        for name, p in [("median", 50), ("p90", 90)]:
+            low, high = np.percentile(np.percentile(draws, p, axis=1), [2.5, 97.5])
+            width = max(high - low, 1e-9)
+            assert float(row[f"{name}_low_ms"]) <= float(row[f"{name}_ms"]) <= float(row[f"{name}_high_ms"])
+            assert abs(float(row[f"{name}_low_ms"]) - low) <= 0.25 * width + 1e-6, (name, row[f"{name}_low_ms"], low)
+            assert abs(float(row[f"{name}_high_ms"]) - high) <= 0.25 * width + 1e-6, (name, row[f"{name}_high_ms"], high)
+        assert row["contended"] in ("yes", "no")
+        assert 0 <= float(row["free_cores"]) <= os.cpu_count()
+        contention = record["result"]["contention"]
+        assert contention["cores"] == os.cpu_count() and contention["wallSeconds"] > 0

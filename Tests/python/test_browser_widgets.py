@@ -53,12 +53,18 @@ def lab(tmp_path_factory):
     for name in ["data", "models"]:
         (root / name).symlink_to(ROOT / "notebooks" / name)
     port, token = free_port(), secrets.token_hex(16)
+    # JupyterLab saves its workspace (open notebooks, layout) and settings under the user's
+    # Jupyter config directory: a teacher's next `jupyter lab` would reopen this notebook.
+    # They go to the test's directory instead, and the user's are checked untouched below.
+    home_lab = Path(os.environ.get("JUPYTER_CONFIG_DIR", Path.home() / ".jupyter")) / "lab"
+    home_before = sorted(home_lab.rglob("*")) if home_lab.exists() else []
+    environment = dict(os.environ, JUPYTER_CONFIG_DIR=str(root / "jupyter-config"))
     log = open(root / "jupyterlab.log", "w")
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
          f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
          "--ServerApp.disable_check_xsrf=False", "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=root, env=os.environ.copy())
+        stdout=log, stderr=subprocess.STDOUT, cwd=root, env=environment)
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 90
     while True:
@@ -79,6 +85,9 @@ def lab(tmp_path_factory):
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+    home_after = sorted(home_lab.rglob("*")) if home_lab.exists() else []
+    assert home_after == home_before, f"JupyterLab state left in {home_lab}: {sorted(set(home_after) - set(home_before))}"
+    assert (root / "jupyter-config" / "lab" / "workspaces").is_dir(), "the test's JupyterLab saved no workspace"
 
 
 def pixels(png):

@@ -4,7 +4,9 @@ Damaged model files must all become thrown errors, never crashes; the Swift outp
 set-up MobileNetV2 files must match Python's (the committed Fashion-MNIST references are
 checked by the Swift unit tests).
 """
+import json
 import os
+import sys
 import time
 import re
 import subprocess
@@ -77,3 +79,114 @@ def test_a_damaged_size_field_is_refused_quickly_under_the_memory_cap(tmp_path):
     assert "damaged.ptl" in stderr and "more memory than the check allows" in stderr, stderr
     assert elapsed < 20, f"refused after {elapsed:.1f} s"
     assert usage.ru_maxrss < 2.5 * 1024 * 1024, f"peak {usage.ru_maxrss / 1024:.0f} MB"
+
+
+# --- Operator profiles (Model.profile) against the model graph read in Python ------------------
+
+GENERATED_DIR = os.path.join(ROOT, "models", "generated")
+GENERATED = [os.path.join(GENERATED_DIR, name) for name in
+             ["efficientnet_lite0.pt", "efficientnet_lite0.ptl", "efficientnet_lite0_noprepack.ptl",
+              "efficientnet_lite0.tflite", "efficientnet_lite0_int8.pt", "efficientnet_lite0_int8.ptl",
+              "efficientnet_lite0_int8.tflite", "mobilenet_v2.pt", "mobilenet_v2.ptl", "mobilenet_v2.tflite",
+              "mobilenet_v2_int8.pt", "mobilenet_v2_int8.ptl", "mobilenet_v2_int8.tflite"]]
+COURSE_FILES = MODELS + GENERATED
+SYSTEM_PYTHON = "/usr/bin/python3"   # Debian's, with torch 1.13 (the libtorch Benchbook links)
+# XNNPACK runs every convolution and fully connected layer as one of these operators (a 1x1
+# convolution becomes a "Fully Connected" GEMM); TFLite's graph names them CONV_2D,
+# DEPTHWISE_CONV_2D and FULLY_CONNECTED.
+XNNPACK_MATRIX = ("Convolution", "Fully Connected")
+
+
+@pytest.fixture(scope="module")
+def profiles():
+    missing = [path for path in GENERATED if not os.path.exists(path)]
+    assert not missing, f"missing set-up models (run `make models`): {missing}"
+    result = run("profile", "--runs", "8", "--threads", "1", *COURSE_FILES)
+    assert result.returncode == 0, result.stderr[-3000:]
+    records = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert [record["model"] for record in records] == COURSE_FILES
+    return {record["model"]: record for record in records}
+
+
+@pytest.fixture(scope="module")
+def graphs():
+    torch_files = [path for path in COURSE_FILES if not path.endswith(".tflite")]
+    tflite_files = [path for path in COURSE_FILES if path.endswith(".tflite")]
+    counts = {}
+    for python, files in [(SYSTEM_PYTHON, torch_files), (sys.executable, tflite_files)]:
+        result = subprocess.run([python, os.path.join(ROOT, "scripts/models/model_graph.py"), *files],
+                                capture_output=True, text=True, cwd=ROOT, timeout=600)
+        assert result.returncode == 0, result.stderr[-3000:]
+        counts.update(json.loads(result.stdout.strip().splitlines()[-1]))
+    return counts
+
+
+def per_run(record, kind=None, implementation=None, top_level=True):
+    """Calls per run of the profile's operators of a kind (runtime steps left out)."""
+    total = sum(entry["calls"] for entry in record["operators"] if not entry["runtime_step"]
+                and (kind is None or entry["kind"] == kind)
+                and (implementation is None or entry.get("implementation") == implementation))
+    assert total % record["runs"] == 0, f"{kind}: {total} calls over {record['runs']} runs"
+    return total // record["runs"]
+
+
+# Graph nodes the TorchScript and lite interpreters run themselves, on integers and shapes,
+# never through libtorch's dispatcher (so no profiler sees them); aten::Float and aten::Int
+# read a tensor through aten::item, which the profile shows in their place.
+INTERPRETER_BUILTINS = {"aten::size", "aten::len", "aten::ne", "aten::gt", "aten::eq", "aten::sub", "aten::mul",
+                        "aten::add_", "aten::Float", "aten::Int", "aten::__getitem__", "aten::append", "aten::format"}
+
+
+@pytest.mark.parametrize("path", [p for p in COURSE_FILES if p.endswith((".pt", ".ptl"))], ids=os.path.basename)
+def test_torch_profile_calls_every_graph_operator(path, profiles, graphs):
+    """Every operator of the graph (TorchScript) or of the bytecode (PyTorch Lite) that is a
+    tensor operator appears in the profile, called as often per run as the graph has it (or
+    fewer times, for nodes inside branches: the scripted MobileNetV2 and the quantised files
+    have `if` blocks on shapes), and the profile calls nothing the graph lacks."""
+    record, graph, conditional = profiles[path], graphs[path]["operators"], graphs[path]["conditional"]
+    kinds = {entry["kind"] for entry in record["operators"] if not entry["runtime_step"]}
+    missing = set(graph) - kinds - set(conditional)
+    assert missing <= INTERPRETER_BUILTINS, f"profile {sorted(kinds)} against graph {sorted(graph)}"
+    extra = kinds - set(graph)
+    assert extra <= ({"aten::item"} if set(graph) & {"aten::Float", "aten::Int"} else set()), extra
+    for kind in kinds & set(graph):
+        if kind in conditional:
+            assert graph[kind] - conditional[kind] <= per_run(record, kind) <= graph[kind], kind
+        else:
+            assert per_run(record, kind) == graph[kind], kind
+    assert sum(entry["share"] for entry in record["operators"] if entry["kind"] in graph) > 0.97
+
+
+@pytest.mark.parametrize("path", [p for p in COURSE_FILES if p.endswith(".tflite")], ids=os.path.basename)
+def test_tflite_profile_matches_the_graph(path, profiles, graphs):
+    record, graph = profiles[path], graphs[path]["operators"]
+    matrix = sum(per_run(record, entry["kind"]) for entry in {e["kind"]: e for e in record["operators"]}.values()
+                 if entry["kind"].startswith(XNNPACK_MATRIX))
+    assert matrix == graph.get("CONV_2D", 0) + graph.get("DEPTHWISE_CONV_2D", 0) + graph.get("FULLY_CONNECTED", 0)
+    depthwise = sum(per_run(record, kind) for kind in {e["kind"] for e in record["operators"]} if kind.endswith("DWConv"))
+    assert depthwise == graph.get("DEPTHWISE_CONV_2D", 0)
+    pooling = sum(per_run(record, kind) for kind in {e["kind"] for e in record["operators"]} if kind.startswith("Max Pooling"))
+    assert pooling == graph.get("MAX_POOL_2D", 0)
+    # Nodes TFLite's own kernels ran are nodes of the graph, at most as many as it has.
+    for kind in {e["kind"] for e in record["operators"] if e.get("implementation") == "TFLite kernel"}:
+        assert 0 < per_run(record, kind, "TFLite kernel") <= graph.get(kind, 0), kind
+    steps = {entry["kind"] for entry in record["operators"] if entry["runtime_step"]}
+    assert "LiteRT::Run[buffer registration]" in steps
+
+
+@pytest.mark.parametrize("path", COURSE_FILES, ids=os.path.basename)
+def test_operators_account_for_the_run(path, profiles):
+    """The operators' total against the same runs' measured time (median of the per-run ratios).
+    Only models whose run is long enough for the operators to dominate are held to 15 %: for
+    the Fashion-MNIST TFLite files (0.1-0.3 ms a run) LiteRT's own per-run steps (binding the
+    buffers, syncing the output, ~40 us of Run it reports no event for) outweigh the operators,
+    and the profile says so."""
+    record = profiles[path]
+    print(f"{os.path.basename(path)}: operators {record['operator_median_s'] * 1e3:.3f} ms, "
+          f"run {record['run_median_s'] * 1e3:.3f} ms, coverage {record['coverage']:.3f}")
+    assert record["coverage"] <= 1.001
+    if record["run_median_s"] >= 2e-3:
+        assert record["coverage"] >= 0.85
+        assert record["complete"]
+    else:
+        assert record["coverage"] > 0.2

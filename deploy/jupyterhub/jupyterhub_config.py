@@ -1,31 +1,47 @@
-# JupyterHub for a class on several machines, each student in a container of the image
-# built from deploy/jupyterhub/Dockerfile. UNTESTED here (no Docker on this project's
-# machines); the limits come from results/hub-class.md, measured on one 2-core machine.
+# JupyterHub for a Benchbook class on one machine: each student's server in a container of
+# the single-user image (`make image`: benchbook-singleuser), started by DockerSpawner with
+# host networking. `make test-cluster` runs this file (Tests/python/test_cluster.py), adding
+# only its own ports, database and a test login; `make bench-cluster` measures a class on it.
 #
-#   pip install jupyterhub dockerspawner   (and an authenticator for your school)
+#   pip install jupyterhub dockerspawner          (the versions of requirements.txt)
 #   jupyterhub -f deploy/jupyterhub/jupyterhub_config.py
 #
-# On Kubernetes, the Zero to JupyterHub chart takes the same numbers:
-#   singleuser.image.name: benchbook-singleuser
-#   singleuser.memory.limit: 1G, singleuser.memory.guarantee: 600M
-#   singleuser.cpu.limit: 1, singleuser.cpu.guarantee: 0.25
+# jupyterhub_swarm_config.py is the same class on a Docker swarm (SwarmSpawner);
+# deploy/kubernetes/values.yaml the same limits for Zero to JupyterHub (not run here).
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchbook_limits import CPU_GUARANTEE, CPU_LIMIT, MEM_GUARANTEE, MEM_LIMIT  # noqa: E402
+from benchbook_spawners import HostNetworkDockerSpawner  # noqa: E402
 
 c = get_config()  # noqa: F821
 
-c.JupyterHub.spawner_class = "dockerspawner.DockerSpawner"
+c.JupyterHub.spawner_class = HostNetworkDockerSpawner
 c.DockerSpawner.image = "benchbook-singleuser:latest"
-c.DockerSpawner.notebook_dir = "/home/student/course/notebooks"
+# The image is built on this machine (make image); there is no registry to pull from.
+c.DockerSpawner.pull_policy = "never"
+c.DockerSpawner.name_template = "benchbook-{username}"
+# The container goes with the server: a stopped server leaves no container and no volume
+# (the image declares none). A school keeps students' work in a volume per student:
+#   c.DockerSpawner.volumes = {"benchbook-work-{username}": "/home/student/work"}
 c.DockerSpawner.remove = True
-# The containers reach the Hub on the Docker network.
-c.JupyterHub.hub_ip = "0.0.0.0"
+c.DockerSpawner.notebook_dir = "/home/student/course/notebooks"
+# Host networking: the containers share the machine's network, so the Hub, its proxy and
+# every server listen on the loopback, each server on a free port of its own.
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.DockerSpawner.ip = "127.0.0.1"
+# The image's command makes every kernel encrypt its sockets (CurveZMQ,
+# --KernelManager.transport_encryption=required); the spawner adds no arguments to it.
+# Per-student limits, measured (benchbook_limits.py says where from).
+c.DockerSpawner.mem_limit = MEM_LIMIT
+c.DockerSpawner.mem_guarantee = MEM_GUARANTEE
+c.DockerSpawner.cpu_limit = CPU_LIMIT
+c.DockerSpawner.cpu_guarantee = CPU_GUARANTEE
+# A class starting together on two cores: allow for the queue.
+c.Spawner.start_timeout = 180
+c.Spawner.http_timeout = 180
 
-# One student measured 0.47-0.64 GB (PSS, each role's peak summed: server, kernel, cell
-# host, cell parser, compiler, SourceKit-LSP) on the course's first lesson; 1 GB leaves room
-# for the bigger MobileNetV2 notebooks. Cells are compiled, and the cores were the limit
-# (cell p90 under 10 s up to 8 students on 2 cores): at least a quarter of a core each.
-c.DockerSpawner.mem_limit = "1G"
-c.DockerSpawner.cpu_limit = 1.0
-
-# Replace with your school's login (OAuthenticator, LDAPAuthenticator, ...).
+# Replace with the school's login (OAuthenticator, LDAPAuthenticator, ...).
 c.JupyterHub.authenticator_class = "dummy"
 c.Authenticator.allow_all = True

@@ -5,7 +5,8 @@
 Default output: Tests/Fixtures/benchmark/statistics-reference.json (committed; re-run after
 changing the sample sets). Percentiles use numpy.percentile's default (method="linear"),
 the standard deviation numpy.std's default (ddof=0). The Mann-Whitney reference is the
-asymptotic two-sided test with tie and continuity correction, computed here from ranks.
+asymptotic two-sided test with tie and continuity correction, computed here from ranks. The
+bootstrap references are NumPy percentile-bootstrap 95 % intervals with 40,000 resamples.
 """
 import json
 import math
@@ -59,6 +60,43 @@ def mann_whitney(first, second):
     return float(u), float(min(1.0, math.erfc(z / math.sqrt(2))))
 
 
+def bootstrap(values, statistic, rng, resamples=40000):
+    """Percentile-bootstrap 95 % interval of statistic(values) with NumPy (many resamples, so
+    its own Monte Carlo error is small next to the Swift library's 2,000)."""
+    values = np.asarray(values, dtype=float)
+    draws = rng.integers(0, len(values), size=(resamples, len(values)))
+    estimates = statistic(values[draws])
+    return [float(np.percentile(estimates, 2.5)), float(np.percentile(estimates, 97.5))]
+
+
+def bootstrap_cases(sets):
+    """Intervals of the median and p90 of recorded sets, and of a median ratio of two sets,
+    resampled independently and by pairs."""
+    rng = np.random.default_rng(424242)
+    cases = []
+    for name in ["latency_500", "short_7"]:
+        values = np.asarray(sets[name])
+        for p in [50, 90]:
+            cases.append({"name": f"{name} p{p}", "kind": "percentile", "p": p, "samples": sets[name],
+                          "estimate": float(np.percentile(values, p)),
+                          "interval": bootstrap(values, lambda x: np.percentile(x, p, axis=1), rng)})
+    base = rng.lognormal(math.log(1e-3), 0.05, 150)
+    drift = np.linspace(1.0, 1.3, 150)           # both sides slow down together, in rounds
+    slower = rng.lognormal(math.log(1.08e-3), 0.05, 150)
+    for paired, a, b in [(False, slower, base), (True, slower * drift, base * drift)]:
+        draws = rng.integers(0, 150, size=(40000, 150))
+        if paired:
+            ratios = np.median(a[draws], axis=1) / np.median(b[draws], axis=1)
+        else:
+            other = rng.integers(0, 150, size=(40000, 150))
+            ratios = np.median(a[draws], axis=1) / np.median(b[other], axis=1)
+        cases.append({"name": "median ratio, " + ("paired rounds with drift" if paired else "independent"),
+                      "kind": "ratio", "paired": paired, "candidate": a.tolist(), "baseline": b.tolist(),
+                      "estimate": float(np.median(a) / np.median(b)),
+                      "interval": [float(np.percentile(ratios, 2.5)), float(np.percentile(ratios, 97.5))]})
+    return cases
+
+
 def main():
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
                        "Tests/Fixtures/benchmark/statistics-reference.json")
@@ -86,7 +124,8 @@ def main():
         tests.append({"name": name, "first": list(map(float, first)), "second": list(map(float, second)),
                       "u": u, "p": p})
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"numpy": np.__version__, "statistics": cases, "mann_whitney": tests}, indent=1) + "\n")
+    out.write_text(json.dumps({"numpy": np.__version__, "statistics": cases, "mann_whitney": tests,
+                               "bootstrap": bootstrap_cases(sample_sets())}, indent=1) + "\n")
     print(out)
 
 

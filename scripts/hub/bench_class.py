@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from class_hub import Hub, HubError, MemorySampler, Student, memory_available  # noqa: E402
@@ -54,7 +55,9 @@ def percentile(values, q):
     return float(np.percentile(values, q)) if values else None
 
 
-def run_class(hub, n, passes, log):
+def run_class(hub, n, passes, log, at_rest=None):
+    """One class of `n` students on `hub`. `at_rest(ready_students)`, when given, runs after
+    the lesson while the servers still run, and what it returns is added to the row."""
     students = [Student(hub, f"s{n}x{i + 1}") for i in range(n)]
     failures = []
     available_before = memory_available()
@@ -97,10 +100,16 @@ def run_class(hub, n, passes, log):
                 seconds = [s.timings[-1][1] for s in ready if s.timings]
                 log(f"  N={n} pass {run + 1} cell {index + 1}/{len(LESSON)} ({label}): "
                     f"slowest {max(seconds):.2f} s")
+        rest = at_rest(ready) if at_rest else {}
         for s in ready:
             s.close()
     load_after = os.getloadavg()
-    hub_memory = sum(p.memory_full_info().pss for p in hub.processes())
+    hub_memory = 0
+    for p in hub.processes():
+        try:
+            hub_memory += p.memory_full_info().pss
+        except (psutil.NoSuchProcess, psutil.ZombieProcess):
+            pass
 
     for s in students:
         if s.server_pid is not None:
@@ -142,6 +151,7 @@ def run_class(hub, n, passes, log):
         "memory_samples": sampler.samples,
         "hub_memory": hub_memory,
         "failures": failures,
+        **rest,
     }
 
 

@@ -1,11 +1,18 @@
 """A JupyterHub on 127.0.0.1 with the Swift kernel, and simulated students that use it the
 way JupyterLab does: through the Hub's REST API and the single-user server's REST and
-kernel websocket API. Used by Tests/python/test_hub.py and scripts/hub/bench_class.py.
+kernel websocket API. Used by Tests/python/test_hub.py, Tests/python/test_cluster.py and
+scripts/hub/bench_class.py.
 
 The Hub is PyPI's `jupyterhub` with Debian's `configurable-http-proxy` (it needs
-NODE_PATH=/usr/share/nodejs when `node` is not Debian's), DummyAuthenticator and
-SimpleLocalProcessSpawner (every student's server runs as this user, with its own HOME
-under the Hub's directory). Every server finds the Swift kernelspec through JUPYTER_PATH.
+NODE_PATH=/usr/share/nodejs when `node` is not Debian's) and DummyAuthenticator. Its
+spawner is one of:
+- "local": SimpleLocalProcessSpawner (every student's server runs as this user, with its
+  own HOME under the Hub's directory, and finds the Swift kernelspec through JUPYTER_PATH);
+- "docker": deploy/jupyterhub/jupyterhub_config.py (DockerSpawner, host networking, the
+  single-user image of `make image`);
+- "swarm": deploy/jupyterhub/jupyterhub_swarm_config.py (SwarmSpawner on a swarm).
+For the last two the deploy file is loaded as it is and only the Hub's ports, files, the
+service token and the loopback addresses are set here.
 """
 import json
 import os
@@ -24,6 +31,9 @@ import psutil
 import requests
 import websocket
 from jupyter_client.kernelspec import KernelSpecManager
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docker_engine import docker  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
@@ -70,6 +80,37 @@ c.Spawner.args = {args!r}
 c.Spawner.environment = {environment!r}
 c.Spawner.start_timeout = 180
 c.Spawner.http_timeout = 180
+{extra}
+c.JupyterHub.services = [{{"name": "class", "api_token": "{token}"}}]
+c.JupyterHub.load_roles = [{{
+    "name": "class",
+    "scopes": ["admin:users", "admin:servers", "admin:server_state", "access:servers", "list:users", "read:users"],
+    "services": ["class"],
+}}]
+"""
+
+
+DEPLOY_CONFIGS = {"docker": ROOT / "deploy" / "jupyterhub" / "jupyterhub_config.py",
+                  "swarm": ROOT / "deploy" / "jupyterhub" / "jupyterhub_swarm_config.py"}
+
+CONTAINER_CONFIG = """\
+c = get_config()  # noqa
+load_subconfig("{deploy}")
+c.JupyterHub.ip = "127.0.0.1"
+c.JupyterHub.port = {port}
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_connect_ip = "127.0.0.1"
+c.JupyterHub.hub_port = {hub_port}
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{proxy_api_port}"
+c.ConfigurableHTTPProxy.command = ["{proxy}"]
+c.ConfigurableHTTPProxy.pid_file = "{directory}/proxy.pid"
+c.JupyterHub.db_url = "sqlite:///{directory}/jupyterhub.sqlite"
+c.JupyterHub.cookie_secret_file = "{directory}/cookie_secret"
+for section in (c.DockerSpawner, c.SwarmSpawner):
+    section.ip = "127.0.0.1"
+    section.name_template = "{prefix}-{{username}}"
+    section.image = "{image}"
+{extra}
 c.JupyterHub.services = [{{"name": "class", "api_token": "{token}"}}]
 c.JupyterHub.load_roles = [{{
     "name": "class",
@@ -80,9 +121,17 @@ c.JupyterHub.load_roles = [{{
 
 
 class Hub:
-    """A JupyterHub process in a directory of its own; a context manager."""
+    """A JupyterHub process in a directory of its own; a context manager.
 
-    def __init__(self, directory, kernel_name="swift", notebook_dir=ROOT / "notebooks", encryption="required"):
+    `spawner`: "local", "docker" or "swarm" (see the module's description); `image` is the
+    single-user image of the last two, `extra_config` lines of Python added to the Hub's
+    configuration (limits, for example)."""
+
+    def __init__(self, directory, kernel_name="swift", notebook_dir=ROOT / "notebooks", encryption="required",
+                 spawner="local", image="benchbook-singleuser:latest", extra_config=""):
+        self.spawner = spawner
+        self.image = image
+        self.extra_config = extra_config
         self.directory = Path(directory)
         self.kernel_name = kernel_name
         self.notebook_dir = Path(notebook_dir)
@@ -106,16 +155,26 @@ class Hub:
         if proxy is None:
             raise HubError("configurable-http-proxy is missing: `apt-get install node-configurable-http-proxy` "
                            "(scripts/apt-packages.txt has it)")
-        spec = KernelSpecManager().get_kernel_spec(self.kernel_name)
-        # The directory that holds kernels/<name>/ is what JUPYTER_PATH needs.
-        jupyter_path = str(Path(spec.resource_dir).parent.parent)
         self.directory.mkdir(parents=True, exist_ok=True)
-        args = ["--allow-root", f"--ServerApp.root_dir={self.notebook_dir}",
-                f"--KernelManager.transport_encryption={self.encryption}"]
-        environment = {"JUPYTER_PATH": jupyter_path, "PATH": f"/opt/swift/usr/bin:{os.environ.get('PATH', '')}"}
-        (self.directory / "jupyterhub_config.py").write_text(CONFIG.format(
-            port=self.port, hub_port=free_port(), proxy_api_port=free_port(), proxy=proxy, directory=self.directory,
-            singleuser=VENV_BIN / "jupyterhub-singleuser", args=args, environment=environment, token=self.token))
+        if self.spawner == "local":
+            spec = KernelSpecManager().get_kernel_spec(self.kernel_name)
+            # The directory that holds kernels/<name>/ is what JUPYTER_PATH needs.
+            jupyter_path = str(Path(spec.resource_dir).parent.parent)
+            args = ["--allow-root", f"--ServerApp.root_dir={self.notebook_dir}",
+                    f"--KernelManager.transport_encryption={self.encryption}"]
+            environment = {"JUPYTER_PATH": jupyter_path, "PATH": f"/opt/swift/usr/bin:{os.environ.get('PATH', '')}"}
+            config = CONFIG.format(
+                port=self.port, hub_port=free_port(), proxy_api_port=free_port(), proxy=proxy, directory=self.directory,
+                singleuser=VENV_BIN / "jupyterhub-singleuser", args=args, environment=environment, token=self.token,
+                extra=self.extra_config)
+        else:
+            # Containers of this Hub are named after its port, so two Hubs never share one.
+            self.container_prefix = f"benchbook-hub{self.port}"
+            config = CONTAINER_CONFIG.format(
+                deploy=DEPLOY_CONFIGS[self.spawner], port=self.port, hub_port=free_port(), proxy_api_port=free_port(),
+                proxy=proxy, directory=self.directory, prefix=self.container_prefix, image=self.image,
+                extra=self.extra_config, token=self.token)
+        (self.directory / "jupyterhub_config.py").write_text(config)
         env = dict(os.environ, NODE_PATH=NODE_PATH, PATH=f"{VENV_BIN}:{os.environ.get('PATH', '')}")
         self.log = open(self.directory / "jupyterhub.log", "w")
         self.process = subprocess.Popen([str(VENV_BIN / "jupyterhub"), "-f", "jupyterhub_config.py"],
@@ -145,8 +204,14 @@ class Hub:
     def processes(self):
         """The Hub and its proxy (not the students' servers)."""
         hub = psutil.Process(self.process.pid)
-        return [hub] + [p for p in hub.children(recursive=True) if "configurable-http-proxy" in " ".join(p.cmdline())
-                        or p.name() == "node"]
+        found = [hub]
+        for p in hub.children(recursive=True):
+            try:
+                if "configurable-http-proxy" in " ".join(p.cmdline()) or p.name() == "node":
+                    found.append(p)
+            except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+                pass   # a student's server that has just ended
+        return found
 
     # --- Hub REST API ------------------------------------------------------------------
 
@@ -167,7 +232,24 @@ class Hub:
         self.api("POST", f"/users/{name}/server")
         server = wait_for(lambda: (self.user(name).get("servers") or {}).get("", {}).get("ready") and
                           self.user(name)["servers"][""], timeout, f"{name}'s server")
-        return server["state"]["pid"]
+        return self.server_process(server["state"])
+
+    def server_process(self, state):
+        """The pid (on this machine) of the single-user server a spawner's state describes."""
+        if self.spawner == "local":
+            return state["pid"]
+        container = self.container(state)
+        init = int(docker("inspect", "--format", "{{.State.Pid}}", container))
+        # tini is the container's first process; the server is its child.
+        children = psutil.Process(init).children()
+        return children[0].pid if children else init
+
+    def container(self, state):
+        """The container id of a server (the swarm task's container for a service)."""
+        if self.spawner == "swarm":
+            return wait_for(lambda: docker("ps", "-q", "--filter", f"label=com.docker.swarm.service.id={state['object_id']}"),
+                            60, "the service's container")
+        return state["object_id"]
 
     def stop_server(self, name, timeout=90):
         self.api("DELETE", f"/users/{name}/server")
@@ -185,11 +267,20 @@ ROLES = {
 
 
 def role(process, server_pid):
-    """What a process in a student's tree is: server, kernel, host, parser, compiler, language server."""
+    """What a process in a student's tree is: server, kernel, host, snapshot (a frozen copy
+    the cell host forked after a cell: its parent is a cell host), parser, compiler, language
+    server."""
     if process.pid == server_pid:
         return "server"
     name = process.name()
-    return ROLES.get(name, "compiler" if name.startswith(("clang", "ld")) else "other")
+    kind = ROLES.get(name, "compiler" if name.startswith(("clang", "ld")) else "other")
+    if kind == "host":
+        try:
+            if process.parent() is not None and process.parent().name() == "benchbook-cell-host":
+                return "snapshot"
+        except psutil.NoSuchProcess:
+            pass
+    return kind
 
 
 class Student:
@@ -258,6 +349,25 @@ class Student:
             elif incoming["channel"] == "iopub" and incoming["msg_type"] != "status":
                 self.outputs.append(incoming)
         return reply
+
+    def comm(self, msg_type, content, timeout=60):
+        """Sends a comm message (no reply on shell); returns the kernel's iopub messages
+        for it, once the kernel is idle again."""
+        msg_id, msg = self.message(msg_type, content)
+        self.ws.settimeout(timeout)
+        self.ws.send(json.dumps(msg))
+        outputs = []
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            incoming = json.loads(self.ws.recv())
+            if incoming.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            if incoming["msg_type"] == "status":
+                if incoming["content"]["execution_state"] == "idle":
+                    return outputs
+            else:
+                outputs.append(incoming)
+        raise HubError(f"{self.name}: the kernel did not go idle after {msg_type} within {timeout} s")
 
     def run(self, label, code, timeout=300):
         """Runs one cell; records and returns (seconds to execute_reply, reply content)."""
@@ -329,20 +439,8 @@ class MemorySampler:
         for student in self.students:
             if student.server_pid is None:
                 continue
-            by_role = {}
-            for process in student.process_tree():
-                try:
-                    info = process.memory_full_info()
-                    kind = role(process, student.server_pid)
-                    if kind == "other":
-                        command = process.cmdline()
-                        self.other_names[student.name].add(
-                            f"{process.name()} ({Path(command[0]).name if command else 'no command line'})")
-                except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
-                    continue
-                entry = by_role.setdefault(kind, {"rss": 0, "pss": 0})
-                entry["rss"] += info.rss
-                entry["pss"] += info.pss
+            by_role, others = memory_by_role(student)
+            self.other_names[student.name].update(others)
             peaks = self.peak_role[student.name]
             for kind, entry in by_role.items():
                 peak = peaks.setdefault(kind, {"rss": 0, "pss": 0})
@@ -352,6 +450,25 @@ class MemorySampler:
             total["rss"] = max(total["rss"], sum(e["rss"] for e in by_role.values()))
             total["pss"] = max(total["pss"], sum(e["pss"] for e in by_role.values()))
         self.samples += 1
+
+
+def memory_by_role(student):
+    """A student's memory now: {role: {"rss", "pss"}} summed over its processes, and the
+    names (command) of processes of no known role."""
+    by_role, others = {}, set()
+    for process in student.process_tree():
+        try:
+            info = process.memory_full_info()
+            kind = role(process, student.server_pid)
+            if kind == "other":
+                command = process.cmdline()
+                others.add(f"{process.name()} ({Path(command[0]).name if command else 'no command line'})")
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            continue
+        entry = by_role.setdefault(kind, {"rss": 0, "pss": 0})
+        entry["rss"] += info.rss
+        entry["pss"] += info.pss
+    return by_role, others
 
 
 def memory_available():

@@ -10,13 +10,16 @@ notebook and the cell, when a cell shows an error output, a cell times out, or a
 takes longer than its budget (3 minutes by default). A summary table of the wall times is
 printed at the end and written to results/executed/timings.txt.
 
-Two more rules of the course material are checked on every run:
+Three more rules of the course material are checked on every run:
 - no cell may write to standard error (students read red text as an error: runtime log
   lines, warnings and stack frames must not reach a notebook);
 - every ```swift snippet in a markdown cell that offers it with "**Try:**" runs as written:
   after the last cell, in the same kernel, each snippet runs as an extra cell (not saved in
   the executed copy) and must give no error output (standard error is allowed there: one
-  snippet turns the runtimes' log lines on, on purpose).
+  snippet turns the runtimes' log lines on, on purpose);
+- no sentence contradicts the numbers it states (scripts/notebooks/check_claims.py): every
+  comparison an output writes agrees with its own interval, no output states a direction
+  without one, and the markdown of the latency notebooks (05, 06) states none at all.
 """
 import argparse
 import os
@@ -28,6 +31,8 @@ import time
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
+
+from check_claims import check_notebook
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NOTEBOOKS = os.path.join(ROOT, "notebooks")
@@ -126,8 +131,11 @@ def run_one(name, budget, cell_timeout):
         failure = f"{type(error).__name__}: {error}"
     seconds = time.monotonic() - start
     os.makedirs(OUT, exist_ok=True)
-    nbformat.write(nb, os.path.join(OUT, name))
+    executed_path = os.path.join(OUT, name)
+    nbformat.write(nb, executed_path)
     problems = []
+    _, claim_problems = check_notebook(executed_path)
+    problems += [f"a claim contradicts its numbers or has none: {problem}" for problem in claim_problems]
     if failure:
         problems.append(failure)
     for index, text in error_outputs(nb):

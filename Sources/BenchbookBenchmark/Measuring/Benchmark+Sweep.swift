@@ -1,5 +1,6 @@
 extension Benchmark {
-    /// Measures the same code at several thread counts.
+    /// Measures the same code at several thread counts, one after the other (to compare them,
+    /// measure in turns: ``interleave(_:)`` with one variant per thread count).
     /// - Parameters:
     ///   - threads: the thread counts, in the order to measure.
     ///   - setUp: builds the subject for a thread count (timed as init time each time).
@@ -21,7 +22,9 @@ extension Benchmark {
     }
 
     /// Measures several named variants (models, preprocessing choices, back ends) with the
-    /// same options. Each variant's name becomes its row label.
+    /// same options, one after the other. Each variant's name becomes its row label. To
+    /// compare variants, measure them in turns instead (``interleave(_:)``): then whatever the
+    /// machine does meanwhile hits all of them alike.
     /// - Parameter variants: what to measure, in order.
     /// - Returns: one row per variant.
     /// - Throws: ``BenchmarkError/emptySweep``, `InterruptedError`, or what the variants throw.

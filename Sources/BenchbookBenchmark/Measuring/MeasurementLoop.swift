@@ -40,6 +40,7 @@ struct MeasurementLoop {
         let maximumNanoseconds = UInt64(options.maximumSeconds * 1e9)
         var samples: [UInt64] = []
         samples.reserveCapacity(max(options.minimumRuns, 1024))
+        let countersBefore = CPUCounters.read()
         let measureStart = monotonicNanoseconds()
         var elapsed: UInt64 = 0
         var stoppedAtLimit = false
@@ -58,13 +59,16 @@ struct MeasurementLoop {
             if elapsed >= maximumNanoseconds { stoppedAtLimit = true; break }
             progress.tick(phase: "measuring", runs: samples.count, since: measureStart)
         }
+        let contention = countersBefore.flatMap { before in
+            CPUCounters.read().map { CPUCounters.contention(from: before, to: $0, threads: options.threads) }
+        }
         let scale = 1e-9 / Double(inner)
         let result = BenchmarkResult(
             name: name, options: options, initSeconds: initSeconds, firstRunSeconds: firstRun,
             warmupRuns: warmupRuns, warmupSeconds: warmupSeconds,
             samples: samples.map { Double($0) * scale },
             measuredSeconds: seconds(elapsed), stoppedAtTimeLimit: stoppedAtLimit,
-            peakResidentBytes: peakResidentBytes())
+            peakResidentBytes: peakResidentBytes(), contention: contention)
         progress.finish(result)
         return result
     }

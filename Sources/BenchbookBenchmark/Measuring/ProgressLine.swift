@@ -36,6 +36,11 @@ struct ProgressLine {
 
     /// Replaces the progress line with a one-line summary (only when one was shown).
     func finish(_ result: BenchmarkResult) {
-        handle?.update("\(name): done, \(result.summary)")
+        finish("done, \(result.summary)")
+    }
+
+    /// Replaces the progress line with `text` after the name (only when one was shown).
+    func finish(_ text: String) {
+        handle?.update("\(name): \(text)")
     }
 }

@@ -174,11 +174,14 @@ enum RecordFileName {
     }
 
     /// `yyyyMMdd-HHmmss` in UTC.
-    static func stamp(_ date: Date) -> String {
+    static func stamp(_ date: Date) -> String { utc(date, "yyyyMMdd-HHmmss") }
+
+    /// `date` in UTC with a `DateFormatter` pattern, independent of the locale.
+    static func utc(_ date: Date, _ pattern: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        formatter.dateFormat = pattern
         return formatter.string(from: date)
     }
 }

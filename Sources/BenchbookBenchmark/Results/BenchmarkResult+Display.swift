@@ -19,13 +19,17 @@ extension BenchmarkResult: NotebookDisplayable, CustomStringConvertible {
         rows.append(("first run", DurationFormat.string(firstRunSeconds)))
         rows.append(("warm-up", "\(warmupRuns) runs, \(DurationFormat.string(warmupSeconds))"))
         rows.append(("runs", "\(s.count)" + (options.innerIterations > 1 ? " × \(options.innerIterations) calls" : "")))
-        rows.append(("p90", DurationFormat.string(s.p90)))
+        rows.append(("p90 (95 % interval)", IntervalFormat.duration(p90Interval)))
         rows.append(("min", DurationFormat.string(s.minimum)))
-        rows.append(("median", DurationFormat.string(s.median)))
+        rows.append(("median (95 % interval)", IntervalFormat.duration(medianInterval)))
         rows.append(("mean ± std", "\(DurationFormat.string(s.mean)) ± \(DurationFormat.string(s.standardDeviation))"))
         rows.append(("p99", DurationFormat.string(s.p99)))
         rows.append(("max", DurationFormat.string(s.maximum)))
         rows.append(("peak RSS", MemoryFormat.string(peakResidentBytes)))
+        if let contention { rows.append(("CPU", contention.summary)) }
+        if let interleavedWith, !interleavedWith.isEmpty {
+            rows.append(("measured in turns with", interleavedWith.joined(separator: ", ")))
+        }
         return rows
     }
 
@@ -38,6 +42,9 @@ extension BenchmarkResult: NotebookDisplayable, CustomStringConvertible {
         }
         if stoppedAtTimeLimit {
             html += "<tr><td colspan=\"2\"><i>stopped at the time limit before the minimum run count</i></td></tr>"
+        }
+        if isContended {
+            html += "<tr><td colspan=\"2\"><i>\(HTML.escape(ContentionFormat.footnote))</i></td></tr>"
         }
         return html + "</table>"
     }

@@ -26,13 +26,24 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     public var peakResidentBytes: Int
     /// Statistics of ``samples``.
     public var statistics: LatencyStatistics
+    /// What else the machine was doing while the runs were measured, and whether that took
+    /// cores this benchmark's threads needed; `nil` when `/proc` could not be read (and in
+    /// records written before it was measured).
+    public var contention: CPUContention?
+    /// The ``label``s of the other variants measured in the same rounds (A B A B …), when the
+    /// result comes from ``Benchmark/interleave(_:)``; run `i` of each was measured in round
+    /// `i`. `nil` when measured on its own.
+    public var interleavedWith: [String]?
 
     /// Creates a result from measurements (the benchmark does this; tests and records may too).
     public init(
         name: String, options: BenchmarkOptions, initSeconds: Double?, firstRunSeconds: Double,
         warmupRuns: Int, warmupSeconds: Double, samples: [Double], measuredSeconds: Double,
-        stoppedAtTimeLimit: Bool, peakResidentBytes: Int
+        stoppedAtTimeLimit: Bool, peakResidentBytes: Int, contention: CPUContention? = nil,
+        interleavedWith: [String]? = nil
     ) {
+        self.contention = contention
+        self.interleavedWith = interleavedWith
         self.name = name
         self.options = options
         self.initSeconds = initSeconds
@@ -49,6 +60,15 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     /// The thread count the runs used.
     public var threads: Int { options.threads }
 
+    /// The median with its 95 % bootstrap interval (computed from ``samples`` when asked for).
+    public var medianInterval: ConfidenceInterval { Bootstrap.percentile(50, of: samples) }
+
+    /// The p90 with its 95 % bootstrap interval.
+    public var p90Interval: ConfidenceInterval { Bootstrap.percentile(90, of: samples) }
+
+    /// Whether other work took cores this benchmark's threads needed (see ``CPUContention``).
+    public var isContended: Bool { contention?.isContended ?? false }
+
     /// One line: p90 first (the headline figure), then median, mean ± std and run count.
     public var summary: String {
         let s = statistics
@@ -57,14 +77,23 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
             + "over \(s.count) runs"
         if options.innerIterations > 1 { text += " of \(options.innerIterations) calls" }
         if stoppedAtTimeLimit { text += " (stopped at the \(DurationFormat.string(options.maximumSeconds)) limit)" }
+        if isContended { text += " (contended: other work took cores its threads needed)" }
         return text
     }
 
-    /// Compares this result with a baseline (ratio of medians and a noise test).
+    /// Compares this result with a baseline: the ratio of medians with its interval, and a
+    /// noise test. Results measured in the same interleaved rounds are compared round by round.
     /// - Parameter baseline: the result to compare against.
     public func compared(with baseline: BenchmarkResult) -> BenchmarkComparison {
-        BenchmarkComparison(
-            baselineName: baseline.name, baseline: baseline.samples,
-            candidateName: name, candidate: samples)
+        let paired = samples.count == baseline.samples.count
+            && (interleavedWith?.contains(baseline.label) ?? false || baseline.interleavedWith?.contains(label) ?? false)
+        // Thread counts tell apart two results of the same name.
+        let sameName = name == baseline.name
+        return BenchmarkComparison(
+            baselineName: sameName ? baseline.label : baseline.name, baseline: baseline.samples,
+            candidateName: sameName ? label : name, candidate: samples, interleaved: paired)
     }
+
+    /// The name with the thread count, for example "TFLite fp32 · 2 threads".
+    public var label: String { "\(name) · \(threads) thread\(threads == 1 ? "" : "s")" }
 }

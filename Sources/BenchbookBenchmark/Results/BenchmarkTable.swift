@@ -20,20 +20,27 @@ public struct BenchmarkTable: Sendable, Equatable, Codable {
     }
 
     /// Column headers of ``csv``; times in milliseconds with 6 decimals (nanosecond resolution).
+    /// The interval columns bound the median and p90 with their 95 % bootstrap intervals;
+    /// `free_cores` and `contended` come from ``CPUContention`` (empty when not measured).
     public static let columns = [
         "name", "threads", "runs", "init_ms", "first_run_ms", "min_ms", "median_ms", "mean_ms",
         "std_ms", "p90_ms", "p99_ms", "max_ms", "peak_rss_mib",
+        "median_low_ms", "median_high_ms", "p90_low_ms", "p90_high_ms", "free_cores", "contended",
     ]
 
     /// The cells of one row as text, matching ``columns``.
     func cells(_ result: BenchmarkResult) -> [String] {
         let s = result.statistics
         func ms(_ value: Double) -> String { DurationFormat.fixed(value * 1e3, decimals: 6) }
+        let median = result.medianInterval, p90 = result.p90Interval
         return [
             result.name, String(result.threads), String(s.count),
             result.initSeconds.map(ms) ?? "", ms(result.firstRunSeconds), ms(s.minimum), ms(s.median),
             ms(s.mean), ms(s.standardDeviation), ms(s.p90), ms(s.p99), ms(s.maximum),
             DurationFormat.fixed(Double(result.peakResidentBytes) / 1_048_576, decimals: 1),
+            ms(median.lower), ms(median.upper), ms(p90.lower), ms(p90.upper),
+            result.contention.map { DurationFormat.fixed($0.freeCores, decimals: 2) } ?? "",
+            result.contention.map { $0.isContended ? "yes" : "no" } ?? "",
         ]
     }
 
@@ -61,7 +68,8 @@ extension BenchmarkTable: NotebookDisplayable, CustomStringConvertible {
 
     private static let shownColumns = [
         ("name", 0), ("threads", 1), ("runs", 2), ("init", 3), ("first run", 4), ("min", 5),
-        ("median", 6), ("mean", 7), ("std", 8), ("p90", 9), ("p99", 10), ("max", 11), ("peak RSS", 12),
+        ("median (95 % interval)", 6), ("mean", 7), ("std", 8), ("p90 (95 % interval)", 9), ("p99", 10), ("max", 11),
+        ("peak RSS", 12), ("cores free", 13),
     ]
 
     private func displayCells(_ result: BenchmarkResult) -> [String] {
@@ -69,10 +77,14 @@ extension BenchmarkTable: NotebookDisplayable, CustomStringConvertible {
         let f = DurationFormat.string
         return [
             result.name, String(result.threads), String(s.count), result.initSeconds.map(f) ?? "–",
-            f(result.firstRunSeconds), f(s.minimum), f(s.median), f(s.mean), f(s.standardDeviation),
-            f(s.p90), f(s.p99), f(s.maximum), MemoryFormat.string(result.peakResidentBytes),
+            f(result.firstRunSeconds), f(s.minimum), IntervalFormat.duration(result.medianInterval), f(s.mean),
+            f(s.standardDeviation), IntervalFormat.duration(result.p90Interval), f(s.p99), f(s.maximum),
+            MemoryFormat.string(result.peakResidentBytes), ContentionFormat.cell(result.contention),
         ]
     }
+
+    /// Whether any row was contended (the HTML then explains the mark).
+    var anyContended: Bool { results.contains { $0.isContended } }
 
     /// The table as aligned columns of text.
     public var description: String {
@@ -102,6 +114,11 @@ extension BenchmarkTable: NotebookDisplayable, CustomStringConvertible {
             }
             html += "</tr>"
         }
-        return html + "</table>"
+        html += "</table>"
+        if anyContended { html += "<p><i>\(HTML.escape(ContentionFormat.footnote))</i></p>" }
+        if results.contains(where: { $0.interleavedWith != nil }) {
+            html += "<p><i>Measured in turns, one run of each row per round (A B, B A, …): drift hits every row alike.</i></p>"
+        }
+        return html
     }
 }

@@ -108,6 +108,7 @@ final class CairoCanvas {
         horizontal: HorizontalAnchor = .leading, vertical: VerticalAnchor = .baseline, rotation: Double = 0
     ) {
         guard !text.isEmpty else { return }
+        ChartRenderer.textRecorder?.record(text)
         selectFont(size: size, weight: weight, italic: italic)
         var extents = cairo_text_extents_t()
         cairo_text_extents(context, text, &extents)
@@ -135,18 +136,6 @@ final class CairoCanvas {
         cairo_move_to(context, dx, dy)
         cairo_show_text(context, text)
         cairo_restore(context)
-    }
-
-    /// Shortens `text` with an ellipsis until it fits `maximumWidth`.
-    func fitting(_ text: String, size: Double, maximumWidth: Double, weight: FontWeight = .regular) -> String {
-        if textWidth(text, size: size, weight: weight) <= maximumWidth { return text }
-        var characters = Array(text)
-        while !characters.isEmpty {
-            characters.removeLast()
-            let candidate = String(characters) + "…"
-            if textWidth(candidate, size: size, weight: weight) <= maximumWidth { return candidate }
-        }
-        return ""
     }
 
     // MARK: Images

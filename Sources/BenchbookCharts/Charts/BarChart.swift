@@ -8,9 +8,9 @@ import Foundation
 /// BarChart(values: [0.916, 0.912, 0.874], labels: ["float32", "int8", "int8, no calibration"],
 ///          title: "Test accuracy", format: .percent)
 /// ```
-/// Labels sit left of the bars and keep their full text when they fit in 40 % of the width;
-/// longer ones are shortened in the middle, never so that two look the same. When the
-/// largest value is 100 times the smallest (``AxisScale/automatic``) the axis is logarithmic.
+/// Labels sit left of the bars in at most 40 % of the width, broken into as many lines as
+/// they need (never cut; rows grow taller). When the largest value is 10 times the smallest
+/// (``AxisScale/automatic``) the axis is logarithmic.
 public struct BarChart: Chart {
     /// How the numbers are written.
     public enum ValueFormat: Sendable, Equatable {
@@ -70,10 +70,26 @@ public struct BarChart: Chart {
         self.width = width
     }
 
-    private let rowHeight = 26.0
+    private static let labelSize = 12.0
+    private static let minimumRowHeight = 26.0
 
-    /// Height follows from the bar count.
-    public var size: ChartSize { ChartSize(width: width, height: 86 + rowHeight * Double(max(values.count, 1)) + 20) }
+    /// Labels take at most 40 % of the width, on as many lines as they need.
+    private var labelRoom: Double { (width - 2 * ChartStyle.margin) * 0.4 }
+
+    private var rowHeight: Double {
+        RowLabels.measure(labels, size: Self.labelSize, maximumWidth: labelRoom, minimumRowHeight: Self.minimumRowHeight)?
+            .rowHeight ?? Self.minimumRowHeight
+    }
+
+    private var subtitle: String? {
+        resolvedAxis == .logarithmic ? "log axis: the largest value is 10× the smallest or more" : nil
+    }
+
+    /// Height follows from the bar count, the label lines and the title's lines.
+    public var size: ChartSize {
+        ChartSize(width: width, height: 86 + rowHeight * Double(max(values.count, 1)) + 20
+            + ChartFrame.extraHeaderHeight(title: title, subtitle: subtitle, width: width))
+    }
 
     /// One line per bar.
     public var textSummary: String {
@@ -95,11 +111,10 @@ public struct BarChart: Chart {
 
     private func draw(on canvas: CairoCanvas) {
         let logarithmic = resolvedAxis == .logarithmic
-        let body = ChartFrame.draw(on: canvas, title: title,
-                                   subtitle: logarithmic ? "log axis: the largest value is 100× the smallest or more" : nil)
-        let labelSize = 12.0
-        let names = canvas.fittingDistinct(labels, size: labelSize, maximumWidth: body.width * 0.4)
-        let labelWidth = (names.map { canvas.textWidth($0, size: labelSize) }.max() ?? 0) + 10
+        let body = ChartFrame.draw(on: canvas, title: title, subtitle: subtitle)
+        let labelSize = Self.labelSize
+        let names = RowLabels(labels, on: canvas, size: labelSize, maximumWidth: labelRoom, minimumRowHeight: Self.minimumRowHeight)
+        let labelWidth = names.width + 10
         let numberWidth = (values.map { canvas.textWidth(format.text($0), size: labelSize, weight: .bold) }.max() ?? 0) + 10
         let plot = body.inset(top: 0, left: labelWidth, bottom: valueLabel == nil ? 24 : 42, right: numberWidth)
         let low = min(values.min() ?? 0, 0), high = max(values.max() ?? 1, 0)
@@ -128,7 +143,7 @@ public struct BarChart: Chart {
             let end = mapping(value)
             let bar = ChartRect(x: min(zero, end), y: top + row * 0.2, width: max(abs(end - zero), 1), height: row * 0.6)
             canvas.fill(bar, highlighted.contains(index) ? .highlight : .primary)
-            canvas.text(names[index], at: ChartPoint(x: plot.minX - 8, y: bar.midY), size: labelSize,
+            canvas.text(lines: names.lines[index], at: ChartPoint(x: plot.minX - 8, y: bar.midY), size: labelSize,
                         horizontal: .trailing, vertical: .middle)
             canvas.text(format.text(value), at: ChartPoint(x: max(zero, end) + 5, y: bar.midY), size: labelSize,
                         weight: .bold, vertical: .middle)

@@ -57,7 +57,8 @@ public struct ComparisonTable: Chart {
         self.width = width
     }
 
-    /// Creates a table figure whose measured column is the p90 of each benchmark result.
+    /// Creates a table figure whose measured column is the p90 of each benchmark result, with
+    /// its 95 % interval.
     /// - Parameters:
     ///   - title: the title.
     ///   - table: the sweep; its rows become the table's rows.
@@ -65,17 +66,63 @@ public struct ComparisonTable: Chart {
     ///   - width: width in points.
     public init(title: String, measuring table: BenchmarkTable, quoted: [QuotedColumn], width: Double = 640) {
         let rows = table.results.map { "\($0.name) · \($0.threads) thread\($0.threads == 1 ? "" : "s")" }
-        self.init(title: title, rows: rows, measuredHeader: "p90, measured here",
-                  measured: table.results.map { DurationFormat.string($0.statistics.p90) }, quoted: quoted, width: width)
+        self.init(title: title, rows: rows, measuredHeader: "p90 (95 % interval), measured here",
+                  measured: table.results.map { IntervalFormat.duration($0.p90Interval) }, quoted: quoted, width: width)
     }
 
-    private let rowHeight = 28.0
-    private let headerHeight = 46.0
-    private var footnoteHeight: Double { 20 + 16 * Double(quoted.count) }
+    private static let textSize = 12.0
+    private static let sourceSize = 10.5
+    private static let subtitle = "Tinted italic columns are quoted from the sources below, not measured on this machine."
 
-    /// Height follows from the row and source count.
+    /// Where everything goes: column widths, and every cell's lines (nothing is cut; rows and
+    /// the footnote grow instead).
+    private struct Layout {
+        var labelWidth: Double
+        var otherWidth: Double
+        var headerLines: [[String]]
+        var headerHeight: Double
+        var rowLines: [[[String]]]   // per row, per column
+        var rowHeights: [Double]
+        var sourceLines: [[String]]
+        var headerTop: Double        // the title block's height
+
+        var tableHeight: Double { headerHeight + rowHeights.reduce(0, +) }
+        var footnoteHeight: Double {
+            20 + sourceLines.reduce(0) { $0 + CairoCanvas.blockHeight(lines: $1.count, size: ComparisonTable.sourceSize) + 4 }
+        }
+    }
+
+    private var headers: [String] { [rowHeader, measuredHeader] + quoted.enumerated().map { "\($1.header) [\($0 + 1)]" } }
+
+    private func layout(on canvas: CairoCanvas) -> Layout {
+        let size = Self.textSize
+        let bodyWidth = width - 2 * ChartStyle.margin
+        let columnCount = headers.count
+        // The label column takes what it needs, up to 40 %; the others share the rest.
+        let labelWidth = min(max((rows + [rowHeader]).map { canvas.textWidth($0, size: size) }.max() ?? 0, 80) + 20, bodyWidth * 0.4)
+        let otherWidth = (bodyWidth - labelWidth) / Double(max(columnCount - 1, 1))
+        func columnWidth(_ column: Int) -> Double { column == 0 ? labelWidth : otherWidth }
+        let headerLines = headers.enumerated().map { canvas.lines($1, size: size, maximumWidth: columnWidth($0) - 14, weight: .bold) }
+        let headerHeight = CairoCanvas.blockHeight(lines: headerLines.map(\.count).max() ?? 1, size: size) + 30
+        var rowLines: [[[String]]] = []
+        var rowHeights: [Double] = []
+        for (index, row) in rows.enumerated() {
+            let cells = [row, measured[safe: index].flatMap { $0 } ?? "—"] + quoted.map { ($0.values[safe: index] ?? nil) ?? "—" }
+            let lines = cells.enumerated().map { canvas.lines($1, size: size, maximumWidth: columnWidth($0) - 14) }
+            rowLines.append(lines)
+            rowHeights.append(max(28, CairoCanvas.blockHeight(lines: lines.map(\.count).max() ?? 1, size: size) + 14))
+        }
+        let sourceLines = quoted.enumerated().map { canvas.lines("[\($0 + 1)] \($1.source)", size: Self.sourceSize, maximumWidth: bodyWidth) }
+        let headerTop = ChartFrame.headerHeight(on: canvas, title: title, subtitle: Self.subtitle, width: width)
+        return Layout(labelWidth: labelWidth, otherWidth: otherWidth, headerLines: headerLines, headerHeight: headerHeight,
+                      rowLines: rowLines, rowHeights: rowHeights, sourceLines: sourceLines, headerTop: headerTop)
+    }
+
+    /// Height follows from the rows, their lines and the sources.
     public var size: ChartSize {
-        ChartSize(width: width, height: 62 + headerHeight + rowHeight * Double(rows.count) + 14 + footnoteHeight)
+        guard let canvas = try? CairoCanvas(width: width, height: 10, scale: 1) else { return ChartSize(width: width, height: 400) }
+        let layout = self.layout(on: canvas)
+        return ChartSize(width: width, height: 2 * ChartStyle.margin + layout.headerTop + 6 + layout.tableHeight + 14 + layout.footnoteHeight)
     }
 
     /// The table as text, quoted columns marked.
@@ -103,68 +150,53 @@ public struct ComparisonTable: Chart {
     }
 
     private func draw(on canvas: CairoCanvas) {
-        let body = ChartFrame.draw(on: canvas, title: title,
-                                   subtitle: "Tinted italic columns are quoted from the sources below, not measured on this machine.")
-        let size = 12.0
-        let headers = [rowHeader, measuredHeader] + quoted.enumerated().map { "\($1.header) [\($0 + 1)]" }
+        let body = ChartFrame.draw(on: canvas, title: title, subtitle: Self.subtitle)
+        let layout = self.layout(on: canvas)
+        let size = Self.textSize
         let columnCount = headers.count
-        // Column widths: the label column takes what it needs (up to 40 %), the rest share.
-        let labelWidth = min(max((rows + [rowHeader]).map { canvas.textWidth($0, size: size) }.max() ?? 0, 80) + 20, body.width * 0.4)
-        let otherWidth = (body.width - labelWidth) / Double(max(columnCount - 1, 1))
-        func columnX(_ column: Int) -> Double { column == 0 ? body.minX : body.minX + labelWidth + otherWidth * Double(column - 1) }
-        func columnWidth(_ column: Int) -> Double { column == 0 ? labelWidth : otherWidth }
-
-        // Quoted column backgrounds and a "quoted" tag over each.
-        let tableHeight = headerHeight + rowHeight * Double(rows.count)
-        for column in 2..<max(columnCount, 2) where column < columnCount {
-            canvas.fill(ChartRect(x: columnX(column), y: body.minY, width: columnWidth(column), height: tableHeight), .quotedBackground)
+        func columnX(_ column: Int) -> Double { column == 0 ? body.minX : body.minX + layout.labelWidth + layout.otherWidth * Double(column - 1) }
+        func columnWidth(_ column: Int) -> Double { column == 0 ? layout.labelWidth : layout.otherWidth }
+        func anchor(_ column: Int) -> (Double, HorizontalAnchor) {
+            column == 0 ? (columnX(column) + 8, .leading) : (columnX(column) + columnWidth(column) - 8, .trailing)
         }
-        // Header row: up to two lines per header, "quoted" under the quoted ones.
-        for (column, header) in headers.enumerated() {
-            let x = columnX(column), w = columnWidth(column)
-            let isQuoted = column >= 2
-            let lines = canvas.wrapped(header, size: size, maximumWidth: w - 12, lines: 2, weight: .bold)
-            for (number, line) in lines.enumerated() {
-                canvas.text(line, at: ChartPoint(x: column == 0 ? x + 8 : x + w - 8, y: body.minY + 11 + 14 * Double(number)),
-                            size: size, color: isQuoted ? .secondaryText : .text, weight: .bold,
-                            horizontal: column == 0 ? .leading : .trailing, vertical: .middle)
-            }
-            if isQuoted {
-                canvas.text("quoted", at: ChartPoint(x: x + w - 8, y: body.minY + headerHeight - 8), size: 9.5,
+
+        // Quoted column backgrounds.
+        for column in 2..<max(columnCount, 2) where column < columnCount {
+            canvas.fill(ChartRect(x: columnX(column), y: body.minY, width: columnWidth(column), height: layout.tableHeight), .quotedBackground)
+        }
+        // Header row, "quoted" under the quoted headers.
+        for (column, lines) in layout.headerLines.enumerated() {
+            let (x, horizontal) = anchor(column)
+            canvas.text(lines: lines, at: ChartPoint(x: x, y: body.minY + 6), size: size, color: column >= 2 ? .secondaryText : .text,
+                        weight: .bold, horizontal: horizontal, vertical: .top)
+            if column >= 2 {
+                canvas.text("quoted", at: ChartPoint(x: x, y: body.minY + layout.headerHeight - 8), size: 9.5,
                             color: .secondaryText, italic: true, horizontal: .trailing, vertical: .middle)
             }
         }
-        canvas.line(from: ChartPoint(x: body.minX, y: body.minY + headerHeight), to: ChartPoint(x: body.maxX, y: body.minY + headerHeight),
-                    .text, lineWidth: 1.2)
+        var top = body.minY + layout.headerHeight
+        canvas.line(from: ChartPoint(x: body.minX, y: top), to: ChartPoint(x: body.maxX, y: top), .text, lineWidth: 1.2)
         // Body rows.
-        let rowLabels = canvas.fittingDistinct(rows, size: size, maximumWidth: labelWidth - 12)
-        for (row, _) in rows.enumerated() {
-            let top = body.minY + headerHeight + rowHeight * Double(row)
-            let middle = top + rowHeight / 2
-            if row > 0 {
-                canvas.line(from: ChartPoint(x: body.minX, y: top), to: ChartPoint(x: body.maxX, y: top), .grid)
+        for (row, cells) in layout.rowLines.enumerated() {
+            let middle = top + layout.rowHeights[row] / 2
+            if row > 0 { canvas.line(from: ChartPoint(x: body.minX, y: top), to: ChartPoint(x: body.maxX, y: top), .grid) }
+            for (column, lines) in cells.enumerated() {
+                let (x, horizontal) = anchor(column)
+                canvas.text(lines: lines, at: ChartPoint(x: x, y: middle), size: size,
+                            color: column >= 2 ? .secondaryText : .text, weight: column == 1 ? .bold : .regular,
+                            italic: column >= 2, horizontal: horizontal, vertical: .middle)
             }
-            canvas.text(rowLabels[row], at: ChartPoint(x: body.minX + 8, y: middle),
-                        size: size, vertical: .middle)
-            canvas.text(measured[row] ?? "—", at: ChartPoint(x: columnX(1) + otherWidth - 8, y: middle), size: size,
-                        weight: .bold, horizontal: .trailing, vertical: .middle)
-            for (index, column) in quoted.enumerated() {
-                let x = columnX(index + 2)
-                canvas.text(canvas.fitting(column.values[row] ?? "—", size: size, maximumWidth: otherWidth - 12),
-                            at: ChartPoint(x: x + otherWidth - 8, y: middle), size: size, color: .secondaryText,
-                            italic: true, horizontal: .trailing, vertical: .middle)
-            }
+            top += layout.rowHeights[row]
         }
-        let bottom = body.minY + tableHeight
-        canvas.line(from: ChartPoint(x: body.minX, y: bottom), to: ChartPoint(x: body.maxX, y: bottom), .text, lineWidth: 1.2)
-        // Sources.
-        var y = bottom + 16
-        canvas.text("Sources of quoted figures:", at: ChartPoint(x: body.minX, y: y), size: 10.5, color: .secondaryText,
+        canvas.line(from: ChartPoint(x: body.minX, y: top), to: ChartPoint(x: body.maxX, y: top), .text, lineWidth: 1.2)
+        // Sources, each on as many lines as it needs.
+        var y = top + 16
+        canvas.text("Sources of quoted figures:", at: ChartPoint(x: body.minX, y: y), size: Self.sourceSize, color: .secondaryText,
                     weight: .bold, vertical: .top)
-        for (index, column) in quoted.enumerated() {
-            y += 16
-            let text = canvas.fitting("[\(index + 1)] \(column.source)", size: 10.5, maximumWidth: body.width)
-            canvas.text(text, at: ChartPoint(x: body.minX, y: y), size: 10.5, color: .secondaryText, vertical: .top)
+        y += 16
+        for lines in layout.sourceLines {
+            canvas.text(lines: lines, at: ChartPoint(x: body.minX, y: y), size: Self.sourceSize, color: .secondaryText, vertical: .top)
+            y += CairoCanvas.blockHeight(lines: lines.count, size: Self.sourceSize) + 4
         }
     }
 }

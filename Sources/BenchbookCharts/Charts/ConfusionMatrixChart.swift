@@ -79,7 +79,7 @@ public struct ConfusionMatrixChart: Chart {
             on: canvas, title: title,
             subtitle: "accuracy \(NumberText.percent(accuracy)) (\(correct) of \(total)); colour: share of the true class's row")
         let tick = ChartStyle.tickSize
-        let names = canvas.fittingDistinct((0..<n).map(label), size: tick, maximumWidth: 100)
+        let names = (0..<n).map(label)   // whole: the layout makes room for the longest
         let nameWidth = names.map { canvas.textWidth($0, size: tick) }.max() ?? 0
         let left = nameWidth + 30
         let bottom = nameWidth * 0.71 + 36

@@ -58,13 +58,30 @@ public struct ImageGrid: Chart {
 
     private var rows: Int { (items.count + columns - 1) / columns }
     private var hasTruth: Bool { items.contains { $0.truth != nil } }
-    private var captionHeight: Double { hasTruth ? 50 : 34 }
+    /// Room under each image for its caption lines (the prediction, the confidence and, when
+    /// wrong, the true class), each broken into as many lines as the cell width needs.
+    private var captionHeight: Double {
+        guard let canvas = try? CairoCanvas(width: 100, height: 10, scale: 1) else { return hasTruth ? 50 : 34 }
+        let tallest = items.map { item -> Double in
+            let mark = item.isCorrect.map { $0 ? "✓ " : "✗ " } ?? ""
+            var height = CairoCanvas.blockHeight(lines: canvas.lines(mark + item.prediction, size: 11.5,
+                                                                     maximumWidth: cellWidth - 4, weight: .bold).count, size: 11.5) + 3
+            if item.confidence != nil { height += 14 }
+            if item.isCorrect == false, let truth = item.truth {
+                height += CairoCanvas.blockHeight(lines: canvas.lines("true: " + truth, size: 10.5, maximumWidth: cellWidth - 4).count,
+                                                  size: 10.5)
+            }
+            return height
+        }.max() ?? 0
+        return max(hasTruth ? 50 : 34, tallest + 6)
+    }
     private var cellWidth: Double { max(cellSize, 104) + 12 }
 
     /// Size follows from the cell size, columns and rows.
     public var size: ChartSize {
-        ChartSize(width: max(320, 2 * ChartStyle.margin + Double(columns) * cellWidth),
-                  height: 70 + Double(max(rows, 1)) * (cellSize + captionHeight + 14) + ChartStyle.margin)
+        let width = max(320, 2 * ChartStyle.margin + Double(columns) * cellWidth)
+        return ChartSize(width: width, height: 70 + Double(max(rows, 1)) * (cellSize + captionHeight + 14) + ChartStyle.margin
+            + ChartFrame.extraHeaderHeight(title: title, subtitle: accuracyText, width: width))
     }
 
     /// Accuracy line and one line per image.
@@ -95,6 +112,7 @@ public struct ImageGrid: Chart {
     private func draw(on canvas: CairoCanvas) {
         let body = ChartFrame.draw(on: canvas, title: title, subtitle: accuracyText)
         let gridWidth = Double(columns) * cellWidth
+        let captionHeight = self.captionHeight
         let left = body.minX + max(0, (body.width - gridWidth) / 2)
         for (index, item) in items.enumerated() {
             let column = index % columns, row = index / columns
@@ -120,17 +138,17 @@ public struct ImageGrid: Chart {
             let captionTop = cellY + cellSize + 8
             let center = cellX + cellWidth / 2
             let textColor: ChartColor = item.isCorrect == false ? .wrong : (item.isCorrect == true ? .correct : .text)
-            canvas.text(canvas.fitting(mark + item.prediction, size: 11.5, maximumWidth: cellWidth - 4, weight: .bold),
-                        at: ChartPoint(x: center, y: captionTop), size: 11.5, color: textColor,
+            let predictionLines = canvas.lines(mark + item.prediction, size: 11.5, maximumWidth: cellWidth - 4, weight: .bold)
+            canvas.text(lines: predictionLines, at: ChartPoint(x: center, y: captionTop), size: 11.5, color: textColor,
                         weight: .bold, horizontal: .center, vertical: .top)
-            var lineTop = captionTop + 15
+            var lineTop = captionTop + CairoCanvas.blockHeight(lines: predictionLines.count, size: 11.5) + 3
             if let confidence = item.confidence {
                 canvas.text(NumberText.percent(confidence), at: ChartPoint(x: center, y: lineTop), size: 10.5,
                             color: .text, horizontal: .center, vertical: .top)
                 lineTop += 14
             }
             if item.isCorrect == false, let truth = item.truth {
-                canvas.text(canvas.fitting("true: " + truth, size: 10.5, maximumWidth: cellWidth - 4),
+                canvas.text(lines: canvas.lines("true: " + truth, size: 10.5, maximumWidth: cellWidth - 4),
                             at: ChartPoint(x: center, y: lineTop), size: 10.5,
                             color: .secondaryText, horizontal: .center, vertical: .top)
             }

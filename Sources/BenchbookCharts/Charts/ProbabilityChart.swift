@@ -66,20 +66,22 @@ public struct ProbabilityChart: Chart {
         let step = ticks.count > 1 ? ticks[1] - ticks[0] : 1
         let format = { (v: Double) in Ticks.label(v * 100, step: step * 100) + " %" }
 
-        // Room for class labels below: rotate when they do not fit side by side.
+        // Class labels under their bars, broken into lines (at most three; smaller type if
+        // a name still needs more), never cut.
         let shown = count <= 40
-        let labelSize = ChartStyle.tickSize
-        let widest = shown ? (0..<count).map { canvas.textWidth(label($0), size: labelSize) }.max() ?? 0 : 0
-        let rotatedRoom = 140.0
         let axisWidth = ValueAxis.labelWidth(on: canvas, ticks: ticks, format: format) + 28
-        let slot = (body.width - axisWidth) / Double(count)
-        let rotate = shown && widest > slot - 4
-        let labelHeight = rotate ? min(widest, rotatedRoom) * 0.71 + labelSize : labelSize + 4
+        let slot = (body.width - axisWidth - 4) / Double(count)
+        var labelSize = ChartStyle.tickSize
+        var names: [[String]] = shown ? canvas.lines(of: (0..<count).map(label), size: labelSize, maximumWidth: slot - 3) : []
+        while shown && labelSize > 8 && names.contains(where: { $0.count > 3 }) {
+            labelSize -= 0.5
+            names = canvas.lines(of: (0..<count).map(label), size: labelSize, maximumWidth: slot - 3)
+        }
+        let labelLines = names.map(\.count).max() ?? 1
+        let labelHeight = CairoCanvas.blockHeight(lines: labelLines, size: labelSize) + 4
         let plot = body.inset(top: 14, left: axisWidth, bottom: labelHeight + 8 + ChartStyle.axisTitleSize + 10, right: 4)
         let y = LinearScale(domain: (0, ticks.last ?? 1), range: (plot.maxY, plot.minY))
         ValueAxis.drawVertical(on: canvas, plot: plot, scale: { y($0) }, ticks: ticks, format: format, title: "probability")
-        let names = shown ? canvas.fittingDistinct((0..<count).map(label), size: labelSize,
-                                                   maximumWidth: rotate ? rotatedRoom : plot.width / Double(count) - 2) : []
 
         let band = plot.width / Double(count)
         let barWidth = max(1, band * (count > 100 ? 1 : 0.72))
@@ -90,15 +92,8 @@ public struct ProbabilityChart: Chart {
             canvas.fill(ChartRect(x: x, y: y(value), width: barWidth, height: plot.maxY - y(value)), color)
             let center = x + barWidth / 2
             if shown {
-                let name = names[index]
-                let weight: FontWeight = index == top ? .bold : .regular
-                if rotate {
-                    canvas.text(name, at: ChartPoint(x: center + 3, y: plot.maxY + 6), size: labelSize,
-                                weight: weight, horizontal: .trailing, vertical: .middle, rotation: -Double.pi / 4)
-                } else {
-                    canvas.text(name, at: ChartPoint(x: center, y: plot.maxY + 5), size: labelSize,
-                                weight: weight, horizontal: .center, vertical: .top)
-                }
+                canvas.text(lines: names[index], at: ChartPoint(x: center, y: plot.maxY + 5), size: labelSize,
+                            weight: index == top ? .bold : .regular, horizontal: .center, vertical: .top)
             }
         }
         if !shown {
@@ -107,7 +102,7 @@ public struct ProbabilityChart: Chart {
             let indexStep = ticks.count > 1 ? ticks[1] - ticks[0] : 1
             for tick in ticks {
                 canvas.text(Ticks.label(tick, step: indexStep), at: ChartPoint(x: plot.minX + band * (tick + 0.5), y: plot.maxY + 5),
-                            size: labelSize, color: .secondaryText, horizontal: .center, vertical: .top)
+                            size: ChartStyle.tickSize, color: .secondaryText, horizontal: .center, vertical: .top)
             }
         }
         // Value (and, with many classes, the name) over the top bar.

@@ -11,8 +11,10 @@ public enum AxisScale: Sendable, Equatable {
     /// smallest, linear otherwise.
     case automatic
 
-    /// The spread at which ``automatic`` switches to a logarithmic axis.
-    public static let automaticRatio = 100.0
+    /// The spread at which ``automatic`` switches to a logarithmic axis: beyond 10×, the
+    /// smallest bar of a linear axis from zero is a tenth of the largest or less, too short to
+    /// read its value or its whiskers.
+    public static let automaticRatio = 10.0
 
     /// The scale to draw `values` with: `.linear` or `.logarithmic`.
     public func resolved(for values: [Double]) -> AxisScale {

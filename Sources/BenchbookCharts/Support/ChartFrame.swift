@@ -2,23 +2,48 @@ import Foundation
 
 /// Title, subtitle and margins common to every chart.
 enum ChartFrame {
-    /// Draws the title (and an optional subtitle under it) and returns the area left for
-    /// the chart body.
+    /// Draws the title (and an optional subtitle under it), each broken into as many lines as
+    /// the width needs, and returns the area left for the chart body.
     static func draw(on canvas: CairoCanvas, title: String, subtitle: String? = nil) -> ChartRect {
         let margin = ChartStyle.margin
-        var top = margin
+        let top = margin + headerHeight(on: canvas, title: title, subtitle: subtitle, width: canvas.width)
+        var y = margin
         if !title.isEmpty {
-            let fitted = canvas.fitting(title, size: ChartStyle.titleSize, maximumWidth: canvas.width - 2 * margin, weight: .bold)
-            canvas.text(fitted, at: ChartPoint(x: margin, y: top), size: ChartStyle.titleSize, weight: .bold, vertical: .top)
-            top += ChartStyle.titleSize + 6
+            let lines = canvas.lines(title, size: ChartStyle.titleSize, maximumWidth: canvas.width - 2 * margin, weight: .bold)
+            canvas.text(lines: lines, at: ChartPoint(x: margin, y: y), size: ChartStyle.titleSize, weight: .bold)
+            y += CairoCanvas.blockHeight(lines: lines.count, size: ChartStyle.titleSize) + 6
         }
         if let subtitle, !subtitle.isEmpty {
-            let fitted = canvas.fitting(subtitle, size: ChartStyle.subtitleSize, maximumWidth: canvas.width - 2 * margin)
-            canvas.text(fitted, at: ChartPoint(x: margin, y: top), size: ChartStyle.subtitleSize,
-                        color: .secondaryText, vertical: .top)
-            top += ChartStyle.subtitleSize + 6
+            let lines = canvas.lines(subtitle, size: ChartStyle.subtitleSize, maximumWidth: canvas.width - 2 * margin)
+            canvas.text(lines: lines, at: ChartPoint(x: margin, y: y), size: ChartStyle.subtitleSize, color: .secondaryText)
         }
         return ChartRect(x: margin, y: top + 6, width: canvas.width - 2 * margin, height: canvas.height - top - 6 - margin)
+    }
+
+    /// The height the title and subtitle take at `width` (for charts whose height follows
+    /// from their content).
+    static func headerHeight(on canvas: CairoCanvas, title: String, subtitle: String?, width: Double) -> Double {
+        let margin = ChartStyle.margin
+        var height = 0.0
+        if !title.isEmpty {
+            let count = canvas.lines(title, size: ChartStyle.titleSize, maximumWidth: width - 2 * margin, weight: .bold).count
+            height += CairoCanvas.blockHeight(lines: count, size: ChartStyle.titleSize) + 6
+        }
+        if let subtitle, !subtitle.isEmpty {
+            let count = canvas.lines(subtitle, size: ChartStyle.subtitleSize, maximumWidth: width - 2 * margin).count
+            height += CairoCanvas.blockHeight(lines: count, size: ChartStyle.subtitleSize) + 6
+        }
+        return height
+    }
+
+    /// The extra height a header needs beyond one title line and one subtitle line (the room
+    /// charts of a fixed layout reserve), measured on a scratch canvas.
+    static func extraHeaderHeight(title: String, subtitle: String?, width: Double) -> Double {
+        guard let canvas = try? CairoCanvas(width: width, height: 10, scale: 1) else { return 0 }
+        let needed = headerHeight(on: canvas, title: title, subtitle: subtitle, width: width)
+        var reserved = title.isEmpty ? 0 : CairoCanvas.blockHeight(lines: 1, size: ChartStyle.titleSize) + 6
+        if let subtitle, !subtitle.isEmpty { reserved += CairoCanvas.blockHeight(lines: 1, size: ChartStyle.subtitleSize) + 6 }
+        return max(0, needed - reserved)
     }
 }
 

@@ -10,11 +10,14 @@ final class LiteRTModel: ModelRuntime {
     static let cpuOptionsIdentifier = "xnnpack"
     private static let cpuAccelerator: LiteRtHwAcceleratorSet = 1
 
-    private let path: String
-    private let environment: LiteRtEnvironment
-    private let model: LiteRtModel
+    let path: String
+    let environment: LiteRtEnvironment
+    let model: LiteRtModel
     private var compiled: LiteRtCompiledModel
     private var buffers: BufferSet?
+    /// A second compilation with LiteRT's profiler on, made by the first ``profile`` call and
+    /// kept for later ones (profiling stays out of ``run(_:)``'s compilation).
+    var profiling: ProfilingCompilation?
     private(set) var threadCount: Int
     let inputs: [TensorDescription]
     let outputs: [TensorDescription]
@@ -64,6 +67,7 @@ final class LiteRTModel: ModelRuntime {
 
     deinit {
         buffers = nil
+        profiling = nil
         _ = try? RuntimeLogs.quietly { [compiled, model, environment] in
             bbl_destroy_compiled_model(compiled)
             bbl_destroy_model(model)
@@ -76,6 +80,7 @@ final class LiteRTModel: ModelRuntime {
             try Self.compile(environment, model, threads: count, path: path)
         }
         buffers = nil
+        profiling = nil
         _ = try? RuntimeLogs.quietly { [compiled] in bbl_destroy_compiled_model(compiled) }
         compiled = replacement
         threadCount = count
@@ -95,7 +100,7 @@ final class LiteRTModel: ModelRuntime {
     // MARK: Buffers
 
     /// Input and output buffers for one set of input shapes, reused while shapes stay the same.
-    private final class BufferSet {
+    final class BufferSet {
         let inputShapes: [[Int]]
         let outputShapes: [[Int]]
         let inputMemory: [AlignedMemory]
@@ -120,6 +125,14 @@ final class LiteRTModel: ModelRuntime {
         let shapes = tensors.map(\.shape)
         if let buffers, buffers.inputShapes == shapes { return buffers }
         buffers = nil
+        let set = try makeBuffers(for: shapes, on: compiled)
+        buffers = set
+        return set
+    }
+
+    /// Input and output buffers for these input shapes, resizing `compiled`'s inputs first
+    /// when they differ from the file's.
+    func makeBuffers(for shapes: [[Int]], on compiled: LiteRtCompiledModel) throws(ModelError) -> BufferSet {
         let batch = shapes.first?.first ?? 1
         for (index, (shape, description)) in zip(shapes, inputs).enumerated() where description.shape != shape {
             let dimensions = shape.map { Int32($0) }
@@ -142,11 +155,15 @@ final class LiteRTModel: ModelRuntime {
                            path) { .runFailed(path: path, reason: "LiteRT could not wrap a tensor buffer: \($0)") }
             set.handles.append(handle)
         }
-        buffers = set
         return set
     }
 
     private func invoke(_ set: BufferSet) throws(ModelError) {
+        try invoke(set, on: compiled)
+    }
+
+    /// Runs `compiled` on the buffers and syncs the outputs into their host memory.
+    func invoke(_ set: BufferSet, on compiled: LiteRtCompiledModel) throws(ModelError) {
         var handles = set.handles
         let status = handles.withUnsafeMutableBufferPointer { all in
             bbl_run_compiled_model(compiled, 0, set.inputCount, all.baseAddress, all.count - set.inputCount,
@@ -172,8 +189,10 @@ final class LiteRTModel: ModelRuntime {
         return ModelMetadata(json: String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self))
     }
 
-    private static func compile(_ environment: LiteRtEnvironment, _ model: LiteRtModel, threads: Int,
-                                path: String) throws(ModelError) -> LiteRtCompiledModel {
+    /// Compiles the model for the CPU with `threads` XNNPACK threads; with `profiling`, LiteRT
+    /// keeps a profiler for it (runtime option `enable_profiling`).
+    static func compile(_ environment: LiteRtEnvironment, _ model: LiteRtModel, threads: Int,
+                        path: String, profiling: Bool = false) throws(ModelError) -> LiteRtCompiledModel {
         var options: LiteRtOptions?
         try check(bbl_create_options(&options), path) { .runFailed(path: path, reason: $0) }
         defer { bbl_destroy_options(options) }
@@ -182,6 +201,11 @@ final class LiteRTModel: ModelRuntime {
         }
         try check(bbl_add_cpu_options(options, cpuOptionsIdentifier, "num_threads = \(threads)\n"), path) {
             .unsupported("LiteRT refused \(threads) thread(s) for \(path): \($0)")
+        }
+        if profiling {
+            try check(bbl_add_runtime_options(options, "enable_profiling = true\n"), path) {
+                .unsupported("LiteRT refused to profile \(path): \($0)")
+            }
         }
         var compiled: LiteRtCompiledModel?
         let status = bbl_create_compiled_model(environment, model, options, &compiled)
@@ -281,7 +305,7 @@ final class LiteRTModel: ModelRuntime {
         }
     }
 
-    private static func check(_ status: LiteRtStatus, _ path: String,
+    static func check(_ status: LiteRtStatus, _ path: String,
                               _ error: (String) -> ModelError) throws(ModelError) {
         if status != 0 { throw error(statusText(status)) }
     }

@@ -81,13 +81,16 @@ public final class Model {
                          labels: labels, note: note, threading: runtime.threadingNote)
     }
 
-    /// The CPU thread count. For libtorch it is process-wide (it changes every libtorch model).
+    /// The CPU thread count this model runs with.
     public var threads: Int { runtime.threadCount }
 
     /// Sets the CPU thread count. For TensorFlow Lite the model is compiled again with the new
-    /// XNNPACK thread pool; for libtorch it sets the process-wide intra-op thread count. A
+    /// XNNPACK thread pool. libtorch has one intra-op thread count per process: a libtorch
+    /// model given a count (here or in ``ModelOptions/threads``) sets it, and sets it again
+    /// before a run when another model changed it meanwhile, so models loaded with different
+    /// counts each run with their own (switching costs a new thread pool, about 0.1 ms). A
     /// libtorch model whose work runs on libtorch's XNNPACK/QNNPACK pool (PyTorch Lite files
-    /// and QNNPACK int8 models) then runs its few ATen operators on one OpenMP thread, so the
+    /// and QNNPACK int8 models) runs its few ATen operators on one OpenMP thread, so the
     /// two pools never compete for the cores (with both at 2 threads, PyTorch Lite ran 20x
     /// slower on a 2-core machine; see results/model-benchmark.md).
     /// - Parameter count: 1 or more.

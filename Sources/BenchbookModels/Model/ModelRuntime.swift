@@ -1,3 +1,4 @@
+import BenchbookBenchmark
 import BenchbookTensor
 
 /// What each runtime behind ``Model`` provides. Internal: notebooks use ``Model``.
@@ -21,4 +22,7 @@ protocol ModelRuntime: AnyObject {
     /// Times `iterations` runs in the runtime's own loop, without Benchbook in between,
     /// in seconds per run; `nil` when the runtime has no such loop here.
     func timeOwnLoop(_ inputs: [Tensor], iterations: Int) throws(ModelError) -> [Double]?
+    /// Runs the model `runs` times with the runtime's profiler on, after a warm-up, on inputs
+    /// already checked against ``inputs``.
+    func profile(_ inputs: [Tensor], runs: Int, title: String) throws(ModelError) -> OperatorProfile
 }

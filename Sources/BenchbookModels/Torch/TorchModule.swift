@@ -6,8 +6,8 @@ import Foundation
 /// (CTorch, which opens libBenchbookTorch.so on first use). Every call into it is in this
 /// file and RuntimeLogs.
 final class TorchModule: ModelRuntime {
-    private let handle: OpaquePointer
-    private let path: String
+    let handle: OpaquePointer
+    let path: String
     let inputs: [TensorDescription]
     let outputs: [TensorDescription]
     let metadata: ModelMetadata?
@@ -46,7 +46,11 @@ final class TorchModule: ModelRuntime {
 
     deinit { bbt_module_free(handle) }
 
-    var threadCount: Int { Int(bbt_threads()) }
+    /// The module's own thread count when it was given one, else the process-wide count.
+    var threadCount: Int {
+        let own = Int(bbt_module_threads(handle))
+        return own > 0 ? own : Int(bbt_threads())
+    }
 
     var operators: [String]? {
         String(cString: bbt_operators(handle)).split(separator: ",").map(String.init)
@@ -60,7 +64,7 @@ final class TorchModule: ModelRuntime {
 
     func setThreadCount(_ count: Int) throws(ModelError) {
         var error: UnsafeMutablePointer<CChar>?
-        if bbt_set_threads(Int32(count), &error) != 0 {
+        if bbt_module_set_threads(handle, Int32(count), &error) != 0 {
             throw .unsupported("libtorch refused \(count) threads: \(Self.take(error) ?? "unknown reason")")
         }
     }
@@ -114,7 +118,7 @@ final class TorchModule: ModelRuntime {
     // MARK: Conversions
 
     /// Returns a message from CTorchShim and frees it.
-    private static func take(_ text: UnsafeMutablePointer<CChar>?) -> String? {
+    static func take(_ text: UnsafeMutablePointer<CChar>?) -> String? {
         guard let text else { return nil }
         defer { bbt_free_string(text) }
         return String(cString: text)

@@ -53,6 +53,14 @@ public final class Style: Widget, @unchecked Sendable {
         get { attribute("description_width")?.stringValue ?? "" }
         set { set(["description_width": .string(newValue)]) }
     }
+
+    /// The width of each button of a ``ToggleButtons`` (CSS, for example `"auto"`, which fits
+    /// each button to its label; the front end's default is a fixed width that cuts long
+    /// labels). Only a `ToggleButtonsStyleModel` has it.
+    public var buttonWidth: String {
+        get { attribute("button_width")?.stringValue ?? "" }
+        set { set(["button_width": .string(newValue)]) }
+    }
 }
 
 /// A widget drawn with a layout (every widget but layouts and styles).

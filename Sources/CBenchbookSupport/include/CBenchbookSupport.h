@@ -15,6 +15,10 @@ void bb_clear_interrupt(void);
 /// Peak resident set size of this process in bytes (getrusage ru_maxrss).
 long long bb_peak_resident_bytes(void);
 
+/// Hands the heap's free memory back to the system (glibc's malloc_trim(0)), so that the
+/// resident size counts only memory in use.
+void bb_release_free_heap_memory(void);
+
 #include "CellThread.h"
 #include "Snapshot.h"
 

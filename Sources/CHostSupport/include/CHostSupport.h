@@ -14,4 +14,8 @@ int bb_host_exit_with_parent(void);
 /// also stops glibc from moving them as the process ages. Returns 0 on success.
 int bb_retain_freed_memory(int mmap_threshold, int trim_threshold);
 
+/// Gives the memory malloc keeps free back to the system (malloc_trim), as the cell
+/// compiler does once it has been idle for a while. Returns 1 when some was given back.
+int bb_release_freed_memory(void);
+
 #endif

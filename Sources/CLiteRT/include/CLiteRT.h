@@ -34,6 +34,7 @@ typedef struct LiteRtOptionsT *LiteRtOptions;
 typedef struct LiteRtOpaqueOptionsT *LiteRtOpaqueOptions;
 typedef struct LiteRtCompiledModelT *LiteRtCompiledModel;
 typedef struct LiteRtTensorBufferT *LiteRtTensorBuffer;
+typedef struct LiteRtProfilerT *LiteRtProfiler;
 
 #define BBL_MAX_RANK 8
 
@@ -116,6 +117,52 @@ LiteRtStatus bbl_resize_input_tensor(LiteRtCompiledModel compiled, LiteRtParamIn
 LiteRtStatus bbl_run_compiled_model(LiteRtCompiledModel compiled, LiteRtParamIndex signature,
                                     size_t input_count, LiteRtTensorBuffer *inputs,
                                     size_t output_count, LiteRtTensorBuffer *outputs);
+
+/* Profiling (litert_profiler.h, litert_profiler_event.h of the same LiteRT version). A
+ * compiled model has a profiler only when it was compiled with runtime options whose TOML
+ * payload (identifier "runtime_options_string") says `enable_profiling = true`. */
+
+/** LiteRtProfilerEventType: what an event times. */
+typedef enum {
+  BBL_EVENT_DEFAULT = 1,                               /* runtime steps ("Invoke", buffer sync) */
+  BBL_EVENT_OPERATOR_INVOKE = 1 << 1,                  /* a node of the graph; metadata1 = node index */
+  BBL_EVENT_DELEGATE_OPERATOR_INVOKE = 1 << 2,         /* an operator inside a delegate (XNNPACK) */
+  BBL_EVENT_DELEGATE_PROFILED_OPERATOR_INVOKE = 1 << 3,
+  BBL_EVENT_GENERAL_RUNTIME_INSTRUMENTATION = 1 << 4,
+} bbl_profiler_event_type;
+
+/** LiteRtMemoryUsage (C mirror of tflite::profiling::memory::MemoryUsage). */
+typedef struct {
+  size_t total_allocated_bytes;
+  size_t in_use_allocated_bytes;
+  size_t private_footprint_bytes;
+} LiteRtMemoryUsage;
+
+/** ProfiledEventData: one timed event. The tag is owned by the profiler. */
+typedef struct {
+  const char *tag;
+  int32_t event_type; /* bbl_profiler_event_type */
+  uint64_t start_timestamp_us;
+  uint64_t elapsed_time_us;
+  LiteRtMemoryUsage begin_mem_usage;
+  LiteRtMemoryUsage end_mem_usage;
+  uint64_t event_metadata1;
+  uint64_t event_metadata2;
+  int32_t event_source; /* ProfiledEventSource: LiteRT 0, TFLite interpreter 1, delegate 2 */
+} LiteRtProfiledEventData;
+
+/** Adds LiteRT runtime options given as TOML text (for example "enable_profiling = true")
+ * under the runtime options' payload identifier. The text is copied. */
+LiteRtStatus bbl_add_runtime_options(LiteRtOptions options, const char *toml);
+/** The compiled model's profiler (owned by the compiled model), or a non-zero status when it
+ * was compiled without profiling. */
+LiteRtStatus bbl_compiled_model_get_profiler(LiteRtCompiledModel compiled, LiteRtProfiler *profiler);
+LiteRtStatus bbl_start_profiler(LiteRtProfiler profiler);
+LiteRtStatus bbl_stop_profiler(LiteRtProfiler profiler);
+LiteRtStatus bbl_reset_profiler(LiteRtProfiler profiler);
+LiteRtStatus bbl_get_num_profiler_events(LiteRtProfiler profiler, int *count);
+/** Copies the events into `events` (room for `count`, at least the number of events). */
+LiteRtStatus bbl_get_profiler_events(LiteRtProfiler profiler, int count, LiteRtProfiledEventData *events);
 
 /** Wraps caller-owned, 64-byte-aligned host memory (no deallocator: the caller frees it
  * after destroying the buffer). */

@@ -83,6 +83,37 @@ bbt_outputs *bbt_forward(bbt_module *module, const bbt_tensor_view *inputs, int 
 int bbt_time_forward(bbt_module *module, const bbt_tensor_view *inputs, int count,
                      int iterations, int64_t *nanoseconds, char **error);
 
+/** One operator call recorded by bbt_profile_forward: an ATen or custom operator that
+ * libtorch's dispatcher ran (RecordFunction, scope FUNCTION) on the calling thread. */
+typedef struct {
+  const char *name;      /* operator name, for example "aten::_convolution" (owned by the profile) */
+  int32_t run;           /* which profiled run, from 0 */
+  int32_t parent;        /* index of the enclosing operator call, or -1 for one the model's code made */
+  int64_t start_ns;      /* from the start of its run */
+  int64_t duration_ns;
+} bbt_profile_event;
+
+/** What bbt_profile_forward recorded. */
+typedef struct bbt_profile bbt_profile;
+
+/** Runs `forward` `runs` times, recording every operator call libtorch's dispatcher makes on
+ * this thread (a global RecordFunction callback, registered for the call and removed after)
+ * and each run's wall time. Returns NULL and sets `error` on failure. */
+bbt_profile *bbt_profile_forward(bbt_module *module, const bbt_tensor_view *inputs, int count, int runs,
+                                 char **error);
+/** The number of runs recorded. */
+int bbt_profile_run_count(const bbt_profile *profile);
+/** The wall time of run `run` in nanoseconds (the forward call, as bbt_time_forward times it). */
+int64_t bbt_profile_run_nanoseconds(const bbt_profile *profile, int run);
+/** The number of operator calls recorded, over all runs. */
+int bbt_profile_event_count(const bbt_profile *profile);
+/** The recorded calls, in the order they started (owned by the profile). */
+const bbt_profile_event *bbt_profile_events(const bbt_profile *profile);
+/** Operator calls made on other threads while profiling (not in the events). */
+int64_t bbt_profile_other_thread_calls(const bbt_profile *profile);
+/** Frees a profile (NULL is allowed). */
+void bbt_profile_free(bbt_profile *profile);
+
 /** Frees outputs (NULL is allowed). */
 void bbt_outputs_free(bbt_outputs *outputs);
 /** The number of output tensors. */
@@ -104,6 +135,12 @@ const void *bbt_output_data(const bbt_outputs *outputs, int index);
 int bbt_set_threads(int count, char **error);
 /** The intra-op thread count last set (libtorch's default before any). */
 int bbt_threads(void);
+/** Gives a module its own thread count (0: none, it runs with the process-wide count). libtorch's
+ * count is process-wide, so before each forward call a module with its own count sets it
+ * when another module changed it. Returns 0 on success. */
+int bbt_module_set_threads(bbt_module *module, int count, char **error);
+/** The module's own thread count, or 0 when it has none. */
+int bbt_module_threads(const bbt_module *module);
 /** The operators the module's code calls (not the interpreter's own prim:: instructions),
  * sorted and comma separated (owned by the module). */
 const char *bbt_operators(const bbt_module *module);

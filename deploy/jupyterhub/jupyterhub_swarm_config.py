@@ -1,0 +1,40 @@
+# JupyterHub for a Benchbook class on a Docker swarm: each student's server is a swarm
+# service of the single-user image, placed on any node (SwarmSpawner), with host
+# networking. `make test-cluster` runs this file on a one-node swarm (the same engine a
+# school joins more nodes to with `docker swarm join`), adding only its own ports, database
+# and a test login.
+#
+#   docker swarm init                              (on the Hub's node, a manager)
+#   jupyterhub -f deploy/jupyterhub/jupyterhub_swarm_config.py
+#
+# Every node needs the image (built there with `make image`, or from the school's registry:
+# set c.SwarmSpawner.image to its name there).
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchbook_limits import CPU_GUARANTEE, CPU_LIMIT, MEM_GUARANTEE, MEM_LIMIT  # noqa: E402
+from benchbook_spawners import HostNetworkSwarmSpawner  # noqa: E402
+
+c = get_config()  # noqa: F821
+
+c.JupyterHub.spawner_class = HostNetworkSwarmSpawner
+c.SwarmSpawner.image = "benchbook-singleuser:latest"
+c.SwarmSpawner.name_template = "benchbook-{username}"
+c.SwarmSpawner.notebook_dir = "/home/student/course/notebooks"
+# Host networking: each server listens on a free port of the node it runs on, and the Hub
+# reaches it at that node's advertised address. The Hub must listen where every node can
+# reach it: the manager's address (127.0.0.1 on a one-node swarm).
+c.JupyterHub.hub_ip = "0.0.0.0"
+c.SwarmSpawner.ip = "0.0.0.0"
+# Limits and reservations of each student's service (the scheduler places a service only
+# on a node with the reserved memory and CPU free).
+c.SwarmSpawner.mem_limit = MEM_LIMIT
+c.SwarmSpawner.mem_guarantee = MEM_GUARANTEE
+c.SwarmSpawner.cpu_limit = CPU_LIMIT
+c.SwarmSpawner.cpu_guarantee = CPU_GUARANTEE
+c.Spawner.start_timeout = 180
+c.Spawner.http_timeout = 180
+
+c.JupyterHub.authenticator_class = "dummy"
+c.Authenticator.allow_all = True

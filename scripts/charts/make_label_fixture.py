@@ -1,0 +1,21 @@
+"""Writes the ImageNet class names the course's ImageNet models predict to
+Tests/Fixtures/charts/imagenet-classes.json, for the chart label test (every name must be
+drawn whole, in every chart that shows class names).
+
+    /usr/bin/python3 scripts/charts/make_label_fixture.py
+
+The names come from Debian's python3-torchvision 0.14 (torchvision.models._meta), the list
+`make models` records in the course models.
+"""
+import json
+import os
+
+from torchvision.models._meta import _IMAGENET_CATEGORIES
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OUT = os.path.join(ROOT, "Tests", "Fixtures", "charts", "imagenet-classes.json")
+
+with open(OUT, "w", encoding="utf-8") as handle:
+    json.dump(list(_IMAGENET_CATEGORIES), handle, indent=0, ensure_ascii=False)
+    handle.write("\n")
+print(f"wrote {len(_IMAGENET_CATEGORIES)} names to {OUT}")
