@@ -141,7 +141,7 @@ public final class CellEngine: @unchecked Sendable {
     }
 
     /// A cell compiled and ready to run.
-    private struct CompiledCell {
+    struct CompiledCell {
         var analysis: CellAnalysis
         var label: String
         var module: String
@@ -150,7 +150,7 @@ public final class CellEngine: @unchecked Sendable {
     }
 
     /// Why a cell does not run.
-    private enum NotRun: Error {
+    enum NotRun: Error {
         /// Only comments and whitespace.
         case empty
         /// An error to show (syntax, compile, lost variable, unknown magic).
@@ -160,6 +160,9 @@ public final class CellEngine: @unchecked Sendable {
     /// Parses, checks, generates and compiles a cell.
     private func prepare(_ code: String, label: String, id: CellID,
                          cancellation: CellCancellation) -> Result<CompiledCell, NotRun> {
+        if let listing = NameListing.parse(code) {   // %who, %whos: CellEngine+NameListing.swift
+            return prepareListing(listing, label: label, id: id, cancellation: cancellation)
+        }
         var magic: CellMagic?
         var body = code
         if let parsed = CellMagic.parse(code) {
@@ -206,7 +209,7 @@ public final class CellEngine: @unchecked Sendable {
         }
     }
 
-    private func compile(_ analysis: CellAnalysis, generator: CellCodeGenerator, magic: CellMagic?,
+    func compile(_ analysis: CellAnalysis, generator: CellCodeGenerator, magic: CellMagic?,
                          loadingTypeModules: Bool, cancellation: CellCancellation) -> Result<URL, CompileFailure> {
         let dependencies = symbols.dependencies(of: analysis, loadingTypeModules: loadingTypeModules)
         let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: magic)

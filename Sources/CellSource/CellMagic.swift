@@ -14,8 +14,8 @@ public enum CellMagic: Equatable, Sendable {
     case timeit
     case benchmark(name: String)
 
-    /// The magic's names, for messages.
-    public static let names = ["%time", "%timeit", "%benchmark <name>"]
+    /// The magics' names, for messages (the timing magics, then ``NameListing``'s).
+    public static let names = ["%time", "%timeit", "%benchmark <name>", "%who", "%whos"]
 
     /// Splits a magic line off a cell.
     ///
@@ -70,6 +70,8 @@ public enum MagicProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case nothingToTime(String)
     /// `%time expr` with more code below it.
     case oneLineWithMore(String)
+    /// `%who` or `%whos` with more code in the cell.
+    case notAlone(String)
 
     public var description: String {
         switch self {
@@ -79,6 +81,8 @@ public enum MagicProblem: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(name) needs something to time: write `\(name) expression` on one line, or put \(name) on the first line of a cell with the code to time below it."
         case .oneLineWithMore(let name):
             return "`\(name) expression` times that one line, so it must be the cell's only code. To time the whole cell, put \(name) alone on the first line; otherwise move the other code to its own cell."
+        case .notAlone(let name):
+            return "\(name) lists what earlier cells defined, so it must be the cell's only code: move the other code to its own cell."
         }
     }
 }
