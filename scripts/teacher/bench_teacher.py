@@ -110,8 +110,7 @@ def main():
         "",
         f"Made by `{record['command']}` (`make bench-teacher`): one kernel runs {NOTEBOOK.name}, then "
         f"{args.rounds} rounds of a trivial cell, `%who`, `%whos` and `usage_request`, in turns.",
-        f"{os.cpu_count()} logical CPUs; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after "
-        "(other engineers' work shares the machine).",
+        f"{os.cpu_count()} logical CPUs; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after.",
         "",
         "| request | p50 | p90 | p50 / trivial cell |",
         "|---|---|---|---|",
