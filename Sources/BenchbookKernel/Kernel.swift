@@ -22,6 +22,8 @@ public final class Kernel: @unchecked Sendable {
     /// Shell requests already read from the socket (while looking for a newer widget
     /// update behind a stale one), served before the socket is read again. Shell thread only.
     var readAhead = ShellQueue()
+    /// CPU and memory of the kernel's processes for `usage_request`. Control thread only.
+    let resourceUsage = ResourceUsage()
 
     /// Binds the sockets of a connection file, then makes the engine.
     ///
@@ -68,6 +70,7 @@ public final class Kernel: @unchecked Sendable {
             case "shutdown_request": shutdown(request, on: channels.control)
             case "interrupt_request": interrupt(request, on: channels.control)
             case "kernel_info_request": kernelInfo(request, on: channels.control)
+            case "usage_request": usage(request, on: channels.control)
             default: unknown(request, on: channels.control)
             }
             channels.publishStatus("idle", parent: request)

@@ -147,7 +147,7 @@ public final class CellEngine: @unchecked Sendable {
     }
 
     /// A cell compiled and ready to run.
-    private struct CompiledCell {
+    struct CompiledCell {
         var analysis: CellAnalysis
         var label: String
         var module: String
@@ -156,7 +156,7 @@ public final class CellEngine: @unchecked Sendable {
     }
 
     /// Why a cell does not run.
-    private enum NotRun: Error {
+    enum NotRun: Error {
         /// Only comments and whitespace.
         case empty
         /// An error to show (syntax, compile, lost variable, unknown magic).
@@ -166,6 +166,9 @@ public final class CellEngine: @unchecked Sendable {
     /// Parses, checks, generates and compiles a cell.
     private func prepare(_ code: String, label: String, id: CellID,
                          cancellation: CellCancellation) -> Result<CompiledCell, NotRun> {
+        if let listing = NameListing.parse(code) {   // %who, %whos: CellEngine+NameListing.swift
+            return prepareListing(listing, label: label, id: id, cancellation: cancellation)
+        }
         var magic: CellMagic?
         var body = code
         if let parsed = CellMagic.parse(code) {
@@ -234,7 +237,7 @@ public final class CellEngine: @unchecked Sendable {
     }
 
     /// What one compile of a cell needs.
-    private struct CompileRequest {
+    struct CompileRequest {
         var analysis: CellAnalysis
         var generator: CellCodeGenerator
         var magic: CellMagic?
@@ -242,7 +245,7 @@ public final class CellEngine: @unchecked Sendable {
         var loadingTypeModules = false
     }
 
-    private func compile(_ request: CompileRequest, cancellation: CellCancellation) -> Result<URL, CompileFailure> {
+    func compile(_ request: CompileRequest, cancellation: CellCancellation) -> Result<URL, CompileFailure> {
         let analysis = request.analysis, generator = request.generator
         let written = request.fixes.annotations.values.flatMap { $0.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) }
         let dependencies = symbols.dependencies(of: analysis, loadingTypeModules: request.loadingTypeModules,

@@ -22,8 +22,8 @@ public enum CellMagic: Equatable, Sendable {
     /// `%optimize on|off|auto`, or `%optimize` (nil: show the setting).
     case optimize(Optimization?)
 
-    /// The magic's names, for messages.
-    public static let names = ["%time", "%timeit", "%benchmark <name>", "%optimize on|off|auto"]
+    /// The magics' names, for messages (the timing magics, %optimize, then ``NameListing``'s).
+    public static let names = ["%time", "%timeit", "%benchmark <name>", "%optimize on|off|auto", "%who", "%whos"]
 
     /// True for the magics that time the rest of the cell.
     public var isTiming: Bool {
@@ -93,6 +93,8 @@ public enum MagicProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case oneLineWithMore(String)
     /// `%optimize` with something other than `on` or `off`, or with code below it.
     case optimizeUsage
+    /// `%who` or `%whos` with more code in the cell.
+    case notAlone(String)
 
     public var description: String {
         switch self {
@@ -104,6 +106,8 @@ public enum MagicProblem: Error, Equatable, Sendable, CustomStringConvertible {
             return "Write `%optimize on` (every cell compiles with -O, as an app is built for release), `%optimize off` (-Onone, as a debug build) or `%optimize auto` (-O for cells with loops, functions or closures) alone in a cell; it applies to the cells run after it."
         case .oneLineWithMore(let name):
             return "`\(name) expression` times that one line, so it must be the cell's only code. To time the whole cell, put \(name) alone on the first line; otherwise move the other code to its own cell."
+        case .notAlone(let name):
+            return "\(name) lists what earlier cells defined, so it must be the cell's only code: move the other code to its own cell."
         }
     }
 }

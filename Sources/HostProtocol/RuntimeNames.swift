@@ -42,6 +42,13 @@ public enum RuntimeNames {
     public static let perLoopSummary = "perLoopSummary"
     public static let benchmarkType = "Benchmark"
     public static let recordCall = "runAndRecord"
+    /// `%who`/`%whos`: `_BenchbookCell.listNames(detailed:filter:_:)` and the constructors
+    /// of its entries (`_BenchbookCell.ListedName`).
+    public static let listNames = "listNames"
+    public static let listedValue = "value"
+    public static let listedDeclaration = "declaration"
+    public static let listedLost = "lost"
+    public static let listedUnreadable = "unreadable"
 
     /// The interrupt check put at the top of each loop body where an error can propagate:
     /// `_BenchbookCell.pollInterrupt()`, an inlined load of the flag, then

@@ -3,7 +3,9 @@ import Foundation
 import JupyterWire
 
 extension Kernel {
-    /// Serves `execute_request`: runs the cell and publishes what it produces.
+    /// Serves `execute_request`: runs the cell and publishes what it produces. Quarto and
+    /// MyST option lines at the top of the cell (``CellOptions``) are blanked before the
+    /// engine sees it; `execute_input` and the history keep the cell as written.
     func execute(_ request: Message) {
         let code = request.content["code"]?.stringValue ?? ""
         let silent = request.content["silent"]?.boolValue ?? false
@@ -19,7 +21,7 @@ extension Kernel {
 
         let output = ExecutionOutput(kernel: self, request: request, executionCount: count, silent: silent, allowStdin: allowStdin)
         let label = storeHistory ? "In[\(count)]" : "In[\(count)+]"
-        let failure = engine.execute(code, label: label, stamp: request.header.clientStamp, output: output)
+        let failure = engine.execute(CellOptions.blanked(code), label: label, stamp: request.header.clientStamp, output: output)
         if let text = output.resultText, storeHistory { history.setOutput(text, line: count) }
 
         var content: [String: JSONValue] = ["execution_count": .number(Double(count))]

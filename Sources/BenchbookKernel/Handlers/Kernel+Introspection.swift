@@ -3,9 +3,11 @@ import CellEngine
 import JupyterWire
 
 extension Kernel {
-    /// Serves `is_complete_request` with the Swift parser's judgement.
+    /// Serves `is_complete_request` with the Swift parser's judgement. Here and in
+    /// completion and inspection, option lines (``CellOptions``) are blanked first, which
+    /// keeps every cursor offset.
     func isComplete(_ request: Message) {
-        let code = request.content["code"]?.stringValue ?? ""
+        let code = CellOptions.blanked(request.content["code"]?.stringValue ?? "")
         var content: [String: JSONValue]
         switch engine.completeness(of: code) {
         case .complete: content = ["status": "complete"]
@@ -20,7 +22,7 @@ extension Kernel {
     /// notebook's own names when the server is unavailable). `cursor_pos`, `cursor_start`
     /// and `cursor_end` count Unicode code points of the cell.
     func complete(_ request: Message) {
-        let code = request.content["code"]?.stringValue ?? ""
+        let code = CellOptions.blanked(request.content["code"]?.stringValue ?? "")
         let cursor = request.content["cursor_pos"]?.intValue ?? code.unicodeScalars.count
         let list = completion.complete(code: code, cursor: cursor)
         let types: [JSONValue] = list.matches.map { match in
@@ -37,7 +39,7 @@ extension Kernel {
     /// Serves `inspect_request`: the signature and `///` documentation of the name at
     /// the cursor (or of the call around it), `found: false` when nothing is known.
     func inspect(_ request: Message) {
-        let code = request.content["code"]?.stringValue ?? ""
+        let code = CellOptions.blanked(request.content["code"]?.stringValue ?? "")
         let cursor = request.content["cursor_pos"]?.intValue ?? code.unicodeScalars.count
         guard let found = completion.inspect(code: code, cursor: cursor) else {
             channels.reply(on: channels.shell, to: request, type: "inspect_reply", content: [

@@ -1,0 +1,174 @@
+"""Notebook 04 as a Voilà dashboard (issue 25): `voila` (PyPI, 0.5) started on 127.0.0.1 by
+the test serves the notebook through the Swift kernel, and Debian's Chromium, driven by
+Playwright, checks what a room sees: the outputs and the explorer's widgets, no code; moving
+the crop threshold slider and toggling Invert change the model's input picture (pixel
+difference) and the prediction follows.
+
+Screenshots go to .build/test-artifacts/voila/; with BENCHBOOK_RECORD_RESULTS=1 the
+dashboard's screenshot is also written to results/figures/voila-explorer.png.
+"""
+import io
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import jupyter_sandbox  # noqa: E402
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = ROOT / "notebooks" / "04-preprocessing-for-photos.ipynb"
+ARTEFACTS = ROOT / ".build" / "test-artifacts" / "voila"
+FIGURE = ROOT / "results" / "figures" / "voila-explorer.png"
+CHROMIUM = os.environ.get("BENCHBOOK_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def voila(tmp_path_factory):
+    """Voilà serving notebook 04 (from notebooks/, where its data and models are)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (scripts/apt-packages.txt)")
+    root = tmp_path_factory.mktemp("voila")
+    port, token = jupyter_sandbox.free_port(), secrets.token_hex(16)
+    log = open(root / "voila.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
+         f"--token={token}", "--show_tracebacks=True"],
+        stdout=log, stderr=subprocess.STDOUT, cwd=NOTEBOOK.parent, env=jupyter_sandbox.environment(root))
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/voila/static/voila.js", timeout=2)   # served before any login
+            break
+        except urllib.error.HTTPError:
+            break
+        except OSError:
+            if server.poll() is not None or time.time() > deadline:
+                server.kill()
+                pytest.fail("Voilà did not start: " + (root / "voila.log").read_text()[-3000:])
+            time.sleep(0.5)
+    try:
+        yield base, token, root
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+def pixels(png):
+    return Image.open(io.BytesIO(png)).convert("L")
+
+
+def differing_share(a, b):
+    """The share of pixels that differ by more than 16 levels."""
+    if a.size != b.size:
+        return 1.0
+    diff = ImageChops.difference(a, b).point(lambda v: 255 if v > 16 else 0)
+    return diff.histogram()[255] / (a.size[0] * a.size[1])
+
+
+WATCH_SOURCE = """() => {
+    const img = document.querySelector('img.bb-model-input');
+    window.__bbChanges = 0;
+    new MutationObserver(() => window.__bbChanges += 1).observe(img, {attributes: true, attributeFilter: ['src']});
+}"""
+
+
+def changed_after(page, action, timeout=60):
+    """Runs `action` and waits until the model input's picture has been replaced."""
+    before = page.evaluate("window.__bbChanges")
+    action()
+    page.wait_for_function(f"() => window.__bbChanges > {before}", timeout=timeout * 1000)
+    page.wait_for_timeout(500)   # the prediction is set in the same callback, just after
+
+
+def test_the_dashboard_shows_widgets_and_no_code_and_follows_the_controls(voila):
+    base, token, root = voila
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        # Chromium's own caches (dconf, fonts) go under the test's folder too.
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"],
+                                    env={**os.environ, "XDG_CACHE_HOME": str(root / "cache"),
+                                         "XDG_CONFIG_HOME": str(root / "config")})
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        console = []
+        page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+        try:
+            # Voilà runs the whole notebook before it sends the page.
+            page.goto(f"{base}/?token={token}", timeout=600_000)
+            model_input = page.wait_for_selector("img.bb-model-input[src^='blob:']", timeout=600_000)
+            prediction = page.locator(".bb-prediction")
+            page.wait_for_function("() => document.querySelector('.bb-prediction').innerText.includes('Predicted')",
+                                   timeout=60_000)
+
+            # What the room sees: the lesson's words and outputs, the controls, no code.
+            text = page.inner_text("body")
+            assert "Live explorer (widgets)" in text and "Accuracy of each recipe" in text
+            for code in ["let explorerPhotos", "func explorerRecipe", "interact(", "import Foundation"]:
+                assert code not in text, f"code shown: {code}"
+            # (markdown cells are rendered inside .jp-InputArea too: only code inputs count)
+            assert page.locator(".jp-CodeCell .jp-InputArea, .jp-InputArea-editor, .cm-editor, .CodeMirror").count() == 0
+            assert page.locator(".jp-OutputArea-output img").count() >= 4, "the notebook's charts are missing"
+            for control in [".bb-threshold .noUi-handle", ".bb-invert input[type=checkbox]", ".widget-dropdown select",
+                            ".widget-toggle-buttons button"]:
+                assert page.locator(control).count() >= 1, control
+
+            page.locator(".bb-threshold").scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+            page.screenshot(path=ARTEFACTS / "1-dashboard.png")
+            first_image, first_text = pixels(model_input.screenshot()), prediction.inner_text()
+            page.evaluate(WATCH_SOURCE)
+
+            # The crop threshold slider by keyboard (one step of 4 per arrow), down to 8: on
+            # this background the crop then keeps the whole frame.
+            readout = page.locator(".bb-threshold .widget-readout")
+            handle = page.locator(".bb-threshold .noUi-handle")
+            handle.focus()
+            changed_after(page, lambda: [page.keyboard.press("ArrowLeft") for _ in range(10)])
+            page.wait_for_function("() => document.querySelector('.bb-threshold .widget-readout').innerText.trim() == '8'",
+                                   timeout=30_000)
+            page.wait_for_timeout(1500)   # the kernel works through the arrow steps
+            page.screenshot(path=ARTEFACTS / "2-threshold-8.png")
+            moved_image, moved_text = pixels(model_input.screenshot()), prediction.inner_text()
+            assert readout.inner_text().strip() == "8"
+            assert differing_share(first_image, moved_image) > 0.01, "the model input did not follow the threshold"
+
+            # Invert off: the picture's polarity flips and the prediction changes.
+            changed_after(page, lambda: page.locator(".bb-invert input[type=checkbox]").click())
+            page.screenshot(path=ARTEFACTS / "3-invert-off.png")
+            inverted_image, inverted_text = pixels(model_input.screenshot()), prediction.inner_text()
+            assert differing_share(moved_image, inverted_image) > 0.2, "the model input did not follow Invert"
+            assert inverted_text != moved_text and "Predicted" in inverted_text, (moved_text, inverted_text)
+            assert first_text and "Predicted" in first_text
+
+            # Back to the notebook's settings for the figure.
+            changed_after(page, lambda: page.locator(".bb-invert input[type=checkbox]").click())
+            handle.focus()
+            changed_after(page, lambda: [page.keyboard.press("ArrowRight") for _ in range(10)])
+            page.wait_for_timeout(1500)
+            page.locator(".bb-threshold").scroll_into_view_if_needed()
+            page.screenshot(path=ARTEFACTS / "4-explorer.png")
+            if os.environ.get("BENCHBOOK_RECORD_RESULTS") == "1":
+                FIGURE.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(ARTEFACTS / "4-explorer.png", FIGURE)
+        except Exception:
+            page.screenshot(path=ARTEFACTS / "failure.png", full_page=True)
+            (ARTEFACTS / "console.txt").write_text("\n".join(console))
+            shutil.copy(root / "voila.log", ARTEFACTS / "voila.log")
+            raise
+        finally:
+            browser.close()
