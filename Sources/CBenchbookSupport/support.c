@@ -5,12 +5,11 @@
 #include <string.h>
 #include <sys/resource.h>
 
-int bb_interrupt_flag = 0;
+static volatile sig_atomic_t interrupt_pending = 0;
 
 static void on_sigint(int signo) {
     (void)signo;
-    // A lock-free atomic store is async-signal-safe.
-    __atomic_store_n(&bb_interrupt_flag, 1, __ATOMIC_RELAXED);
+    interrupt_pending = 1;
 }
 
 void bb_install_interrupt_handler(void) {
@@ -22,9 +21,9 @@ void bb_install_interrupt_handler(void) {
     sigaction(SIGINT, &action, NULL);
 }
 
-int bb_interrupt_pending(void) { return bb_interrupt_requested(); }
+int bb_interrupt_pending(void) { return interrupt_pending != 0; }
 
-void bb_clear_interrupt(void) { __atomic_store_n(&bb_interrupt_flag, 0, __ATOMIC_RELAXED); }
+void bb_clear_interrupt(void) { interrupt_pending = 0; }
 
 long long bb_peak_resident_bytes(void) {
     struct rusage usage;
