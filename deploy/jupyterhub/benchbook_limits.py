@@ -14,3 +14,11 @@ MEM_LIMIT = "1536M"
 MEM_GUARANTEE = "768M"
 CPU_LIMIT = 1.0
 CPU_GUARANTEE = 0.25
+
+
+def apply(spawner):
+    """Sets the limits on a spawner's configuration section (c.DockerSpawner, c.SwarmSpawner)."""
+    spawner.mem_limit = MEM_LIMIT
+    spawner.mem_guarantee = MEM_GUARANTEE
+    spawner.cpu_limit = CPU_LIMIT
+    spawner.cpu_guarantee = CPU_GUARANTEE

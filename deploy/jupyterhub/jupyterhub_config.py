@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchbook_limits import CPU_GUARANTEE, CPU_LIMIT, MEM_GUARANTEE, MEM_LIMIT  # noqa: E402
+import benchbook_limits  # noqa: E402
 from benchbook_spawners import HostNetworkDockerSpawner  # noqa: E402
 
 c = get_config()  # noqa: F821
@@ -34,10 +34,7 @@ c.DockerSpawner.ip = "127.0.0.1"
 # The image's command makes every kernel encrypt its sockets (CurveZMQ,
 # --KernelManager.transport_encryption=required); the spawner adds no arguments to it.
 # Per-student limits, measured (benchbook_limits.py says where from).
-c.DockerSpawner.mem_limit = MEM_LIMIT
-c.DockerSpawner.mem_guarantee = MEM_GUARANTEE
-c.DockerSpawner.cpu_limit = CPU_LIMIT
-c.DockerSpawner.cpu_guarantee = CPU_GUARANTEE
+benchbook_limits.apply(c.DockerSpawner)
 # A class starting together on two cores: allow for the queue.
 c.Spawner.start_timeout = 180
 c.Spawner.http_timeout = 180

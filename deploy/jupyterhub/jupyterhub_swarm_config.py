@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchbook_limits import CPU_GUARANTEE, CPU_LIMIT, MEM_GUARANTEE, MEM_LIMIT  # noqa: E402
+import benchbook_limits  # noqa: E402
 from benchbook_spawners import HostNetworkSwarmSpawner  # noqa: E402
 
 c = get_config()  # noqa: F821
@@ -29,10 +29,7 @@ c.JupyterHub.hub_ip = "0.0.0.0"
 c.SwarmSpawner.ip = "0.0.0.0"
 # Limits and reservations of each student's service (the scheduler places a service only
 # on a node with the reserved memory and CPU free).
-c.SwarmSpawner.mem_limit = MEM_LIMIT
-c.SwarmSpawner.mem_guarantee = MEM_GUARANTEE
-c.SwarmSpawner.cpu_limit = CPU_LIMIT
-c.SwarmSpawner.cpu_guarantee = CPU_GUARANTEE
+benchbook_limits.apply(c.SwarmSpawner)
 c.Spawner.start_timeout = 180
 c.Spawner.http_timeout = 180
 

@@ -60,8 +60,9 @@ def wait_for(condition, timeout, what, interval=0.2):
     raise HubError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
-CONFIG = """\
-c = get_config()  # noqa
+# The lines every Hub of this module has: loopback addresses, its own files, and the
+# "class" service whose token the tests and benchmarks use.
+HUB = """\
 c.JupyterHub.ip = "127.0.0.1"
 c.JupyterHub.port = {port}
 c.JupyterHub.hub_ip = "127.0.0.1"
@@ -71,6 +72,18 @@ c.ConfigurableHTTPProxy.command = ["{proxy}"]
 c.ConfigurableHTTPProxy.pid_file = "{directory}/proxy.pid"
 c.JupyterHub.db_url = "sqlite:///{directory}/jupyterhub.sqlite"
 c.JupyterHub.cookie_secret_file = "{directory}/cookie_secret"
+"""
+SERVICE = """\
+{extra}
+c.JupyterHub.services = [{{"name": "class", "api_token": "{token}"}}]
+c.JupyterHub.load_roles = [{{
+    "name": "class",
+    "scopes": ["admin:users", "admin:servers", "admin:server_state", "access:servers", "list:users", "read:users"],
+    "services": ["class"],
+}}]
+"""
+
+CONFIG = "c = get_config()  # noqa\n" + HUB + """\
 c.JupyterHub.authenticator_class = "dummy"
 c.Authenticator.allow_all = True
 c.JupyterHub.spawner_class = "simple"
@@ -80,44 +93,19 @@ c.Spawner.args = {args!r}
 c.Spawner.environment = {environment!r}
 c.Spawner.start_timeout = 180
 c.Spawner.http_timeout = 180
-{extra}
-c.JupyterHub.services = [{{"name": "class", "api_token": "{token}"}}]
-c.JupyterHub.load_roles = [{{
-    "name": "class",
-    "scopes": ["admin:users", "admin:servers", "admin:server_state", "access:servers", "list:users", "read:users"],
-    "services": ["class"],
-}}]
-"""
+""" + SERVICE
 
 
 DEPLOY_CONFIGS = {"docker": ROOT / "deploy" / "jupyterhub" / "jupyterhub_config.py",
                   "swarm": ROOT / "deploy" / "jupyterhub" / "jupyterhub_swarm_config.py"}
 
-CONTAINER_CONFIG = """\
-c = get_config()  # noqa
-load_subconfig("{deploy}")
-c.JupyterHub.ip = "127.0.0.1"
-c.JupyterHub.port = {port}
-c.JupyterHub.hub_ip = "127.0.0.1"
+CONTAINER_CONFIG = "c = get_config()  # noqa\nload_subconfig(\"{deploy}\")\n" + HUB + """\
 c.JupyterHub.hub_connect_ip = "127.0.0.1"
-c.JupyterHub.hub_port = {hub_port}
-c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{proxy_api_port}"
-c.ConfigurableHTTPProxy.command = ["{proxy}"]
-c.ConfigurableHTTPProxy.pid_file = "{directory}/proxy.pid"
-c.JupyterHub.db_url = "sqlite:///{directory}/jupyterhub.sqlite"
-c.JupyterHub.cookie_secret_file = "{directory}/cookie_secret"
 for section in (c.DockerSpawner, c.SwarmSpawner):
     section.ip = "127.0.0.1"
     section.name_template = "{prefix}-{{username}}"
     section.image = "{image}"
-{extra}
-c.JupyterHub.services = [{{"name": "class", "api_token": "{token}"}}]
-c.JupyterHub.load_roles = [{{
-    "name": "class",
-    "scopes": ["admin:users", "admin:servers", "admin:server_state", "access:servers", "list:users", "read:users"],
-    "services": ["class"],
-}}]
-"""
+""" + SERVICE
 
 
 class Hub:
