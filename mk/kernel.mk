@@ -2,13 +2,23 @@
 # (jupyter-kernel-test, jupyter_client, nbconvert, jupyter console) and the latency
 # benchmark, all against the installed kernelspec (the release build).
 
-.PHONY: test-kernel bench-kernel bench-completion bench-recovery bench-output
+.PHONY: test-kernel test-kernel-browser test-corpus bench-kernel bench-completion bench-recovery bench-normalize bench-output
 
 test-kernel: kernelspec ## the kernel through real Jupyter clients
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
-	    Tests/python/test_cell_engine_notebook.py Tests/python/test_kernel_seam.py Tests/python/test_frontends.py \
+	    Tests/python/test_cell_engine_notebook.py Tests/python/test_cell_model.py Tests/python/test_kernel_seam.py Tests/python/test_frontends.py \
 	    Tests/python/test_kernel_completion.py Tests/python/test_recovery.py Tests/python/test_kernel_launcher.py \
 	    Tests/python/test_kernel_output.py Tests/python/test_doc_examples.py
+
+# Completion and inspection in JupyterLab through Debian's Chromium (issue 23); screenshots
+# in .build/test-artifacts/browser-completion/.
+test-kernel-browser: kernelspec notebook-data ## Tab and Shift-Tab in JupyterLab + Chromium
+	$(PYTHON) -m pytest -q -s Tests/python/test_browser_completion.py
+
+# Whole Swift programs (Tests/Corpus) as notebooks, output against swiftc (issue 23);
+# BENCHBOOK_RECORD_RESULTS=1 writes results/swift-corpus.{json,md}.
+test-corpus: kernelspec ## the Swift corpus as notebooks, output for output against swiftc
+	$(PYTHON) -m pytest -q Tests/python/test_swift_corpus.py
 
 # Start-up and per-cell latency through jupyter_client: results/kernel-latency.{json,md}.
 # COMPARE_KERNEL=<kernelspec> (an earlier build, see the script's docstring) adds a
@@ -26,6 +36,12 @@ bench-completion: kernelspec ## completion latency (results/)
 bench-recovery: kernelspec ## cost of loop interrupt checks and host snapshots (results/)
 	$(PYTHON) scripts/bench/recovery_bench.py
 
+# The seed 000 normalisation loop as notebook cells against the same file built with
+# swiftc -O (issue 23): results/normalize-loop.{json,md}.
+bench-normalize: kernelspec ## the normalisation loop in a cell against swiftc -O (results/)
+	$(PYTHON) scripts/bench/normalize_bench.py --out results
+
+
 # Output throughput (issue 27): a cell printing 1 to 200 MB to stdout and stderr, as one line
 # and as short lines, against ipykernel's print in the same run: results/output-throughput.{json,md}.
 # COMPARE_KERNEL=<kernelspec> adds an earlier build on the same cases. About 15 minutes.
@@ -33,8 +49,9 @@ bench-output: kernelspec ## output throughput, MB/s against ipykernel (results/)
 	$(PYTHON) scripts/kernel/bench_output.py --out results \
 	  $(if $(COMPARE_KERNEL),--compare-kernel $(COMPARE_KERNEL)) $(if $(COMPARE_LABEL),--compare-label "$(COMPARE_LABEL)")
 
-TEST_TARGETS += test-kernel
+TEST_TARGETS += test-kernel test-kernel-browser test-corpus
 BENCH_TARGETS += bench-kernel
 BENCH_TARGETS += bench-completion
 BENCH_TARGETS += bench-recovery
 BENCH_TARGETS += bench-output
+BENCH_TARGETS += bench-normalize

@@ -5,15 +5,14 @@ internal import HostProtocol
 
 /// Support for the code the kernel generates from a cell. Not for use in notebooks.
 ///
-/// A cell's generated module calls ``run(cell:body:)`` from its entry point. Bindings
-/// whose initial value needs `try` or `await` are evaluated through ``evaluate(cell:_:)``
-/// so that an error is reported instead of trapping.
+/// A cell's generated module calls ``run(cell:body:)`` from its entry point. Statements
+/// that need a local scope (a binding whose value needs `try` or `await`, `guard let`,
+/// `async let`) run through ``_BenchbookScope`` so that an error is reported instead of
+/// trapping.
 ///
 /// Thread rules: each cell runs on a fresh thread of its own while the host's serving loop
 /// waits; `async` cells run their body on that thread too (see ``CellExecutor``).
 public enum _BenchbookCell {
-    nonisolated(unsafe) private static var activeCell = 0
-
     /// Per-cell state handed to the generated body.
     public final class Context: @unchecked Sendable {
         /// How many of the cell's bindings are initialised, in order.
@@ -37,28 +36,13 @@ public enum _BenchbookCell {
         }
     }
 
-    /// The check the kernel puts at the top of each loop body in cell code where an error
-    /// can propagate: stops the loop when the user interrupts, keeping every value.
-    /// - Throws: ``InterruptedError``.
-    public static func checkInterrupt() throws {
-        if bb_interrupt_pending() != 0 {
-            bb_clear_interrupt()
-            throw InterruptedError(activity: "The loop")
-        }
-    }
-
-    /// The check the kernel puts at the top of each loop body in cell code that cannot
-    /// throw (a closure, a non-throwing function): stops the cell with a trap when the user
-    /// interrupts; the kernel then restores the host as it was before the cell.
-    public static func stopIfInterrupted() {
-        if bb_interrupt_pending() != 0 {
-            fatalError("Interrupted inside a function or closure that cannot throw, so the cell was stopped")
-        }
-    }
-
     /// Runs a cell's statements, reporting a thrown error and how many bindings were made.
+    /// - Parameters:
+    ///   - cell: the cell's number.
+    ///   - optimization: how the cell was compiled (recorded with benchmarks it runs).
     /// - Returns: 0 on success, 1 when the cell threw.
-    public static func run(cell: Int, body: (Context) throws -> Void) -> Int32 {
+    public static func run(cell: Int, optimization: CodeOptimization, body: (Context) throws -> Void) -> Int32 {
+        CodeOptimization.ofRunningCell = optimization
         let context = begin(cell)
         do {
             try body(context)
@@ -70,7 +54,9 @@ public enum _BenchbookCell {
 
     /// Runs a cell whose statements use `await`, blocking until they finish.
     /// - Returns: 0 on success, 1 when the cell threw.
-    public static func run(cell: Int, body: @escaping @Sendable (Context) async throws -> Void) -> Int32 {
+    public static func run(cell: Int, optimization: CodeOptimization,
+                           body: @escaping @Sendable (Context) async throws -> Void) -> Int32 {
+        CodeOptimization.ofRunningCell = optimization
         let context = begin(cell)
         let outcome = blocking { try await body(context) }
         switch outcome {
@@ -79,27 +65,13 @@ public enum _BenchbookCell {
         }
     }
 
-    /// Evaluates a binding's initial value, capturing a thrown error.
-    public static func evaluate<T>(cell: Int, _ body: () throws -> T) -> Result<T, Error> {
-        guardActive(cell)
-        return Result { try body() }
-    }
-
-    /// Evaluates a binding's initial value that needs `await`, blocking until it is ready.
-    public static func evaluate<T>(cell: Int, _ body: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
-        guardActive(cell)
-        return blocking(body)
-    }
-
     private static func begin(_ cell: Int) -> Context {
-        activeCell = cell
         Interrupt.install()
         Interrupt.clear()
         return Context()
     }
 
     private static func finish(_ context: Context, error: Error?) -> Int32 {
-        activeCell = 0
         fflush(nil)
         let thrown = error.map { error in
             HostEvent.ThrownError(typeName: removingCellModuleNames(String(describing: type(of: error))),
@@ -107,14 +79,6 @@ public enum _BenchbookCell {
         }
         KernelChannel.shared.send(.finished(bound: context.boundCount, error: thrown))
         return error == nil ? 0 : 1
-    }
-
-    /// A lost binding's initialiser must not run again behind the user's back (after a
-    /// host restart, its cell's code would re-run on first use). Stop with a clear message.
-    private static func guardActive(_ cell: Int) {
-        if activeCell != cell {
-            fatalError("a value from an earlier run of the notebook was lost when the cell host restarted; re-run the cell that defines it")
-        }
     }
 
     /// Runs async work to completion on the calling thread (the cell's thread), through a

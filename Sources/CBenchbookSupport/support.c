@@ -5,11 +5,12 @@
 #include <string.h>
 #include <sys/resource.h>
 
-static volatile sig_atomic_t interrupt_pending = 0;
+int bb_interrupt_flag = 0;
 
 static void on_sigint(int signo) {
     (void)signo;
-    interrupt_pending = 1;
+    // A lock-free atomic store is async-signal-safe.
+    __atomic_store_n(&bb_interrupt_flag, 1, __ATOMIC_RELAXED);
 }
 
 void bb_install_interrupt_handler(void) {
@@ -21,9 +22,9 @@ void bb_install_interrupt_handler(void) {
     sigaction(SIGINT, &action, NULL);
 }
 
-int bb_interrupt_pending(void) { return interrupt_pending != 0; }
+int bb_interrupt_pending(void) { return bb_interrupt_requested(); }
 
-void bb_clear_interrupt(void) { interrupt_pending = 0; }
+void bb_clear_interrupt(void) { __atomic_store_n(&bb_interrupt_flag, 0, __ATOMIC_RELAXED); }
 
 long long bb_peak_resident_bytes(void) {
     struct rusage usage;

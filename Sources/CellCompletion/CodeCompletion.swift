@@ -46,27 +46,41 @@ public final class CodeCompletion {
         }
     }
 
-    /// The signature and documentation of the name at (or called around) the cursor.
+    /// The signature and documentation of the name at the cursor, or of the call whose
+    /// arguments the cursor is in (`try Model(contentsOf|`), as IPython inspects: there
+    /// the call's overloads come first when its name is a type (its initialisers).
     /// - Returns: nil when nothing is known about it.
     public func inspect(code: String, cursor: Int) -> Inspection? {
-        guard let range = CursorScan.inspectedIdentifier(in: code, cursor: cursor) else { return nil }
+        let call = CursorScan.enclosingCall(in: code, cursor: cursor)
+        var range = CursorScan.identifier(in: code, cursor: cursor)
+        if let call, range == nil || CursorScan.isArgumentStart(range!, in: code) { range = call.callee }
+        guard let range else { return nil }
+        let name = CursorScan.text(of: range, in: code)
         let context = engine.completionContext()
         let document = document(for: code, cursor: range.lowerBound, context: context)
         let position = document.position(ofCellOffset: range.lowerBound)
+        func request(_ method: String, at position: (line: Int, character: Int)) throws(CompletionError) -> JSONValue {
+            try session.request(method, imports: document.imports, text: document.text, line: position.line,
+                                character: position.character, compilerArguments: context.compilerArguments)
+        }
         do {
-            let result = try session.request("textDocument/hover", imports: document.imports, text: document.text, line: position.line,
-                                             character: position.character, compilerArguments: context.compilerArguments)
-            if let found = Self.inspection(fromHover: result) { return found }
+            var hover = Self.inspection(fromHover: try request("textDocument/hover", at: position))
             // Hover finds nothing on an overloaded name in an unfinished call
             // (`n.advanced(`); completion at the name still knows each overload.
-            let name = CursorScan.text(of: range, in: code)
-            let items = try session.request("textDocument/completion", imports: document.imports, text: document.text, line: position.line,
-                                            character: position.character, compilerArguments: context.compilerArguments)
-            if let found = Self.inspection(fromCompletion: items, name: name) { return found }
+            if hover == nil {
+                hover = Self.inspection(fromCompletion: try request("textDocument/completion", at: position), name: name)
+            }
+            if let call, call.callee == range, hover.map(Self.describesType) ?? true,
+               let overloads = Self.inspection(fromCallItems: try request("textDocument/completion",
+                                                                          at: document.position(ofCellOffset: call.parenthesis + 1)),
+                                              callee: name) {
+                return hover.map { overloads.followed(by: $0) } ?? overloads
+            }
+            if let hover { return hover }
         } catch {
             Trace.note("inspection falls back: \(error)")
         }
-        return fallbackInspection(name: CursorScan.text(of: range, in: code), context: context)
+        return fallbackInspection(name: name, context: context)
     }
 
     /// Stops the language server (a kernel shutting down or restarting).
@@ -95,24 +109,25 @@ public final class CodeCompletion {
             (start, end) = (first.lowerBound, first.upperBound)
         }
         let typed = CursorScan.text(of: start..<cursor, in: document.cell).lowercased()
-        var seen = Set<String>()
-        let matches = items
+        let offered = items
             .filter { item in
                 // Items replacing a different range cannot share the reply's one range.
                 if let range = item["textEdit"]?["range"], Self.cellRange(range, in: document) != start..<end { return false }
                 let key = (item["filterText"]?.stringValue ?? item["label"]?.stringValue ?? "").lowercased()
                 return typed.isEmpty || key.hasPrefix(typed)
             }
-            .sorted { ($0["sortText"]?.stringValue ?? "") < ($1["sortText"]?.stringValue ?? "") }
-            .compactMap { item -> CompletionMatch? in
+            .compactMap { item -> (match: CompletionMatch, rank: Int, sortText: String)? in
                 guard let text = item["textEdit"]?["newText"]?.stringValue ?? item["insertText"]?.stringValue
-                    ?? item["label"]?.stringValue, !text.isEmpty, seen.insert(text).inserted else { return nil }
+                    ?? item["label"]?.stringValue, !text.isEmpty else { return nil }
                 let type = Self.kind(item["kind"]?.intValue ?? 0)
-                return CompletionMatch(text: text, type: type,
-                                       signature: Self.signature(label: item["label"]?.stringValue ?? text,
-                                                                 detail: item["detail"]?.stringValue ?? "", type: type))
+                let label = item["label"]?.stringValue ?? text
+                let match = CompletionMatch(text: text, type: type,
+                                            signature: Self.signature(label: label, detail: item["detail"]?.stringValue ?? "", type: type))
+                return (match, Self.rank(label: label, type: type), item["sortText"]?.stringValue ?? "")
             }
-        return CompletionList(matches: Array(matches.prefix(Self.matchLimit)), cursorStart: start, cursorEnd: end,
+            .sorted { ($0.rank, $0.sortText) < ($1.rank, $1.sortText) }
+            .map(\.match)
+        return CompletionList(matches: Array(Self.insertable(offered).prefix(Self.matchLimit)), cursorStart: start, cursorEnd: end,
                               source: .languageServer)
     }
 
@@ -141,6 +156,30 @@ public final class CodeCompletion {
                      "module", "property", "unit", "value", "enum", "keyword", "snippet", "color", "file",
                      "reference", "folder", "enum member", "constant", "struct", "event", "operator", "type parameter"]
         return (1...names.count).contains(value) ? names[value - 1] : "text"
+    }
+
+    /// True when an inspection describes a type (its initialisers are then worth listing).
+    static func describesType(_ inspection: Inspection) -> Bool {
+        ["struct ", "class ", "final class ", "enum ", "actor ", "protocol "].contains { inspection.plainText.hasPrefix($0) }
+    }
+
+    /// The overloads a completion right after a call's `(` offers (`(contentsOf: String)
+    /// throws -> Model`), as `Model(contentsOf: String) throws -> Model`, or nil.
+    static func inspection(fromCallItems result: JSONValue, callee: String) -> Inspection? {
+        let items = (result.arrayValue ?? result["items"]?.arrayValue ?? []).filter { item in
+            ["function", "method", "constructor"].contains(kind(item["kind"]?.intValue ?? 0))
+                && (item["label"]?.stringValue ?? "").hasPrefix("(")
+        }
+        guard !items.isEmpty else { return nil }
+        var plain: [String] = [], markdown: [String] = []
+        for item in items.prefix(8) {
+            let type = kind(item["kind"]?.intValue ?? 0)
+            let signature = callee + Self.signature(label: item["label"]?.stringValue ?? "", detail: item["detail"]?.stringValue ?? "", type: type)
+            let documentation = item["documentation"]?["value"]?.stringValue ?? item["documentation"]?.stringValue ?? ""
+            plain.append(documentation.isEmpty ? signature : signature + "\n\n" + documentation)
+            markdown.append("```swift\n\(signature)\n```" + (documentation.isEmpty ? "" : "\n\n" + documentation))
+        }
+        return Inspection(plainText: plain.joined(separator: "\n\n"), markdown: markdown.joined(separator: "\n\n"))
     }
 
     /// The overloads of `name` in a completion answer, with their documentation, or nil.

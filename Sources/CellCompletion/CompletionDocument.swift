@@ -83,17 +83,21 @@ enum CursorScan {
         return start
     }
 
-    /// The identifier to inspect at `cursor`: the one under or just before the cursor,
-    /// or else the function whose call's parentheses hold the cursor (`normalize(|`).
-    /// - Returns: its code-point range, or nil.
-    static func inspectedIdentifier(in code: String, cursor: Int) -> Range<Int>? {
+    /// The identifier under or just before the cursor, or nil.
+    static func identifier(in code: String, cursor: Int) -> Range<Int>? {
         let scalars = Array(code.unicodeScalars)
         let cursor = min(max(0, cursor), scalars.count)
         var end = cursor
         while end < scalars.count, isIdentifier(scalars[end]) { end += 1 }
         let start = identifierStart(in: code, cursor: cursor)
-        if start < end { return start..<end }
-        // Inside an unclosed call: the name before its opening parenthesis.
+        return start < end ? start..<end : nil
+    }
+
+    /// The innermost unclosed call around the cursor (`normalize(image, |`): its name's
+    /// range and the offset of its `(`, or nil.
+    static func enclosingCall(in code: String, cursor: Int) -> (callee: Range<Int>, parenthesis: Int)? {
+        let scalars = Array(code.unicodeScalars)
+        let cursor = min(max(0, cursor), scalars.count)
         var depth = 0
         var index = cursor - 1
         while index >= max(0, cursor - 2000) {
@@ -101,10 +105,11 @@ enum CursorScan {
             case ")", "]": depth += 1
             case "(", "[":
                 if depth == 0 {
+                    guard scalars[index] == "(" else { return nil }
                     var nameEnd = index
                     while nameEnd > 0, scalars[nameEnd - 1] == " " { nameEnd -= 1 }
                     let nameStart = identifierStart(in: code, cursor: nameEnd)
-                    return nameStart < nameEnd ? nameStart..<nameEnd : nil
+                    return nameStart < nameEnd ? (nameStart..<nameEnd, index) : nil
                 }
                 depth -= 1
             default: break
@@ -112,6 +117,22 @@ enum CursorScan {
             index -= 1
         }
         return nil
+    }
+
+    /// True when an identifier starts an argument (`(` or `,` before it): in
+    /// `Model(contentsOf` it is a label being typed, and the call is what to inspect.
+    static func isArgumentStart(_ range: Range<Int>, in code: String) -> Bool {
+        let scalars = Array(code.unicodeScalars)
+        var index = range.lowerBound - 1
+        while index >= 0, scalars[index] == " " || scalars[index] == "\n" { index -= 1 }
+        return index >= 0 && (scalars[index] == "(" || scalars[index] == ",")
+    }
+
+    /// The identifier to inspect at `cursor`: the one under or just before the cursor,
+    /// or else the function whose call's parentheses hold the cursor (`normalize(|`).
+    /// - Returns: its code-point range, or nil.
+    static func inspectedIdentifier(in code: String, cursor: Int) -> Range<Int>? {
+        identifier(in: code, cursor: cursor) ?? enclosingCall(in: code, cursor: cursor)?.callee
     }
 
     /// The text of a code-point range of `code`.

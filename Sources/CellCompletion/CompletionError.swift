@@ -5,6 +5,9 @@ public enum CompletionError: Error, Sendable, CustomStringConvertible {
     case serverUnavailable(String)
     /// The server did not answer in time.
     case timedOut(method: String, seconds: Double)
+    /// The server has not yet answered a request that timed out, so a new one would wait
+    /// behind it; answered from the notebook's names at once.
+    case busy
     /// The server exited or closed its output.
     case serverExited
     /// The server answered with a JSON-RPC error.
@@ -17,6 +20,8 @@ public enum CompletionError: Error, Sendable, CustomStringConvertible {
             "SourceKit-LSP could not be started (\(why)); install the Swift toolchain with sourcekit-lsp or set BENCHBOOK_SOURCEKIT_LSP to its path."
         case .timedOut(let method, let seconds):
             "SourceKit-LSP did not answer \(method) within \(seconds) s; the next request tries again."
+        case .busy:
+            "SourceKit-LSP is still working on an earlier request; the answer falls back to the notebook's names."
         case .serverExited:
             "SourceKit-LSP exited; it is started again on a later request."
         case .serverError(let message):

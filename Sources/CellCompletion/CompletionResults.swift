@@ -36,4 +36,9 @@ public struct Inspection: Sendable, Equatable {
     public var plainText: String
     /// The same as Markdown (the signature in a Swift code block).
     public var markdown: String
+
+    /// This inspection, then `other`, one paragraph apart.
+    func followed(by other: Inspection) -> Inspection {
+        Inspection(plainText: plainText + "\n\n" + other.plainText, markdown: markdown + "\n\n" + other.markdown)
+    }
 }

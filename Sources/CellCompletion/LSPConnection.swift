@@ -7,10 +7,12 @@ import SystemSupport
 ///
 /// Thread rules: one thread (the kernel's shell thread) sends requests and notifications
 /// and waits for answers; a private reader thread parses the server's output and hands
-/// each answer to the waiting request. The table of waiting requests is the only state
-/// both threads touch, always under `lock`. A request that times out is removed from the
-/// table, so its late answer is dropped. When the server exits, every waiting request
-/// fails with ``CompletionError/serverExited`` and ``isAlive`` becomes false.
+/// each answer to the waiting request. The tables of waiting and abandoned requests are
+/// the only state both threads touch, always under `lock`. A request that times out is
+/// abandoned: its late answer (or the error its cancellation brings) is dropped, and until
+/// it arrives the server is ``busySince`` that moment, since a new request would wait behind
+/// it. When the server exits, every waiting request fails with
+/// ``CompletionError/serverExited`` and ``isAlive`` becomes false.
 final class LSPConnection: @unchecked Sendable {
     /// One request waiting for its answer.
     private final class Waiter: @unchecked Sendable {
@@ -23,6 +25,8 @@ final class LSPConnection: @unchecked Sendable {
     private let output: FileDescriptor
     private let lock = NSLock()
     private var waiting: [String: Waiter] = [:]
+    /// Requests that timed out, by id, with when they did; their answers are dropped.
+    private var abandoned: [String: DispatchTime] = [:]
     private var nextID = 0
     private var closed = false
     private var inputClosed = false
@@ -56,6 +60,14 @@ final class LSPConnection: @unchecked Sendable {
         return !closed
     }
 
+    /// When the oldest request still unanswered after its timeout timed out; nil when the
+    /// server has answered every request it was sent.
+    var busySince: DispatchTime? {
+        lock.lock()
+        defer { lock.unlock() }
+        return abandoned.values.min()
+    }
+
     /// Sends a request and waits for its answer.
     /// - Parameters:
     ///   - method: the LSP method, for example `textDocument/completion`.
@@ -77,8 +89,11 @@ final class LSPConnection: @unchecked Sendable {
         send(["jsonrpc": "2.0", "id": .string(id), "method": .string(method), "params": params])
         if waiter.done.wait(timeout: .now() + timeout) == .timedOut {
             lock.lock()
-            waiting[id] = nil
+            // The answer may have come in the meantime: then it is not abandoned.
+            let late = waiting.removeValue(forKey: id) != nil
+            if late { abandoned[id] = .now() }
             lock.unlock()
+            if !late { return try waiter.result.get() }
             // The answer would be dropped anyway; let the server stop working on it.
             notify("$/cancelRequest", ["id": .string(id)])
             throw .timedOut(method: method, seconds: timeout)
@@ -164,6 +179,7 @@ final class LSPConnection: @unchecked Sendable {
         guard let id = message["id"]?.stringValue else { return }
         lock.lock()
         let waiter = waiting.removeValue(forKey: id)
+        abandoned[id] = nil
         lock.unlock()
         guard let waiter else { return }
         if let error = message["error"] {
@@ -179,6 +195,7 @@ final class LSPConnection: @unchecked Sendable {
         closed = true
         let pending = waiting
         waiting = [:]
+        abandoned = [:]
         lock.unlock()
         for waiter in pending.values {
             waiter.result = .failure(.serverExited)

@@ -47,6 +47,11 @@ final class LanguageServerSession {
     static let retryDelay = 10.0
     /// Timeouts in a row after which the server is taken for hung and stopped.
     static let timeoutsBeforeRestart = 3
+    /// Seconds a server may keep a timed-out request unanswered before it is taken for
+    /// hung and stopped. Until then requests do not wait behind it: they fail at once with
+    /// ``CompletionError/busy`` (a slow server, loading a new cell's modules, used to cost
+    /// every Tab and every documentation lookup the full timeout, one after the other).
+    static let busyBeforeRestart = 20.0
     /// Document paths listed in the compile database for one server.
     static let generationsPerServer = 200
     /// Seconds without a request after which the server is stopped, so a student who is
@@ -105,6 +110,10 @@ final class LanguageServerSession {
         }
         if document != nil, document?.imports != imports, generation >= Self.generationsPerServer { stopServer() }
         let connection = try readyConnection(compilerArguments: compilerArguments)
+        if let since = connection.busySince {
+            if DispatchTime.now() > since + Self.busyBeforeRestart { fail(.timedOut(method: method, seconds: Self.busyBeforeRestart)) }
+            throw .busy
+        }
         let url = show(text, imports: imports, on: connection)
         let params: JSONValue = [
             "textDocument": ["uri": .string(url.absoluteString)],

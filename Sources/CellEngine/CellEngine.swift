@@ -34,12 +34,15 @@ public final class CellEngine: @unchecked Sendable {
     /// Problems of comm callbacks (a crash, a restore) to tell the user at the next cell.
     var commNotes: [String] = []
     var cellCounter = 0
+    /// How cells are compiled; `%optimize on|off|auto` sets it for the kernel.
+    public var optimization: Optimization
     /// The label of each execution, for messages about snapshots.
     var labels: [Int: String] = [:]
 
     /// Creates an engine; nothing is started until ``prepare()`` or the first cell.
     public init(configuration: EngineConfiguration) {
         self.configuration = configuration
+        optimization = configuration.optimization
         compiler = CellCompiler(configuration: configuration)
         parser = CellParserClient(executable: configuration.parserExecutable.path)
         let libraries = self.libraries
@@ -99,6 +102,9 @@ public final class CellEngine: @unchecked Sendable {
     ///   - output: receives streams, displays, the result and input requests.
     /// - Returns: nil on success, or the error to show.
     public func execute(_ code: String, label: String, stamp: ClientStamp? = nil, output: CellOutput) -> CellError? {
+        if let parsed = CellMagic.parse(code), case .success(.optimize(let setting)) = parsed.magic {
+            return setOptimization(setting, output: output)
+        }
         background.setOutput(output, streams: streams(label: label + "-later"))
         reportHostLosses(to: output)
         for note in commNotes { output.stream(name: "stderr", text: note + "\n") }
@@ -177,12 +183,12 @@ public final class CellEngine: @unchecked Sendable {
         let started = DispatchTime.now()
         let analysis: CellAnalysis
         do {
-            analysis = try parser.analyze(body, bindingsAreLocal: magic != nil, cancellation: cancellation)
+            analysis = try parser.analyze(body, bindingsAreLocal: magic?.isTiming == true, cancellation: cancellation)
         } catch {
             return .failure(.error(CellErrorReport.parser(error, label: label)))
         }
         Trace.step("parse", since: started)
-        if magic != nil, analysis.hasTopLevelAwait {
+        if magic?.isTiming == true, analysis.hasTopLevelAwait {
             return .failure(.error(CellError(name: "MagicError", value: "Timing magics run their body synchronously; move the awaited work into a function and call it without await, or time it without a magic.")))
         }
         if analysis.isEmpty { return .failure(.empty) }
@@ -193,33 +199,87 @@ public final class CellEngine: @unchecked Sendable {
         if !lost.isEmpty { return .failure(.error(CellErrorReport.lostVariables(lost))) }
 
         let module = RuntimeNames.module(id.rawValue)
-        let generator = CellCodeGenerator(module: module, cellLabel: label, cellNumber: id.rawValue)
-        var compiled = compile(analysis, generator: generator, magic: magic, loadingTypeModules: false, cancellation: cancellation)
-        if case .failure(let failure) = compiled, failure.diagnostics.contains(where: \.isInaccessibleMember) {
-            // A member of a type from an earlier cell, reached through a variable: load
-            // the modules that declare types, testable, and try once more.
-            compiled = compile(analysis, generator: generator, magic: magic, loadingTypeModules: true, cancellation: cancellation)
+        var generator = CellCodeGenerator(module: module, cellLabel: label, cellNumber: id.rawValue)
+        generator.optimized = optimization.optimizes(analysis, timed: magic?.isTiming == true)
+        var request = CompileRequest(analysis: analysis, generator: generator, magic: magic)
+        var compiled = compile(request, cancellation: cancellation)
+        // The `@usableFromInline` marks that keep overrides across cells (see
+        // OverrideVisibility) are refused when a marked member names a protocol: compile
+        // without them.
+        if case .failure(let failure) = compiled, failure.diagnostics.contains(where: \.isAboutUsableFromInline),
+           let unmarked = try? parser.analyze(body, bindingsAreLocal: magic?.isTiming == true, marksTypes: false,
+                                             cancellation: cancellation) {
+            request.analysis = unmarked
+            compiled = compile(request, cancellation: cancellation)
+        }
+        // Two things only a compile can tell, each fixed by compiling again: a member of a
+        // type from an earlier cell reached through a variable (load the modules that
+        // declare types), and a variable whose type is an opaque `some P` from another
+        // declaration (write the type the compiler named; a tuple pattern takes two rounds).
+        for _ in 0..<2 {
+            guard case .failure(let failure) = compiled else { break }
+            let fixes = OpaqueTypes.fixes(for: failure.diagnostics, in: request.analysis, adding: request.fixes)
+            let inaccessible = failure.diagnostics.contains(where: \.isInaccessibleMember)
+            guard fixes != request.fixes || (inaccessible && !request.loadingTypeModules) else { break }
+            request.fixes = fixes
+            request.loadingTypeModules = request.loadingTypeModules || inaccessible
+            compiled = compile(request, cancellation: cancellation)
         }
         switch compiled {
         case .success(let library):
-            return .success(CompiledCell(analysis: analysis, label: label, module: module, library: library, entrySymbol: generator.entrySymbol))
+            return .success(CompiledCell(analysis: request.analysis, label: label, module: module, library: library,
+                                         entrySymbol: generator.entrySymbol))
         case .failure(let failure):
             if failure.interrupted { return .failure(.error(CellErrorReport.interruptedWhileCompiling())) }
-            return .failure(.error(CellErrorReport.compile(failure.diagnostics, code: code, label: label)))
+            return .failure(.error(CellErrorReport.compile(failure.diagnostics, code: code, label: label,
+                                                           notes: notes(on: failure.diagnostics))))
         }
     }
 
-    func compile(_ analysis: CellAnalysis, generator: CellCodeGenerator, magic: CellMagic?,
-                         loadingTypeModules: Bool, cancellation: CellCancellation) -> Result<URL, CompileFailure> {
-        let dependencies = symbols.dependencies(of: analysis, loadingTypeModules: loadingTypeModules)
-        let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: magic)
+    /// What one compile of a cell needs.
+    struct CompileRequest {
+        var analysis: CellAnalysis
+        var generator: CellCodeGenerator
+        var magic: CellMagic?
+        var fixes = CellCodeGenerator.Fixes()
+        var loadingTypeModules = false
+    }
+
+    func compile(_ request: CompileRequest, cancellation: CellCancellation) -> Result<URL, CompileFailure> {
+        let analysis = request.analysis, generator = request.generator
+        let written = request.fixes.annotations.values.flatMap { $0.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) }
+        let dependencies = symbols.dependencies(of: analysis, loadingTypeModules: request.loadingTypeModules,
+                                                alsoUsing: Set(written.map(String.init)))
+        let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: request.magic,
+                                      fixes: request.fixes)
         // What the ready host has loaded globally resolves the cell's symbols at dlopen; the
         // link names only the rest (everything, when no host is ready yet).
         hostLibraries.beginCell(host: supervisor.readyHost)
         return compiler.compile(source: source, module: generator.module, cellLabel: generator.cellLabel,
                                 linking: dependencies.modules, hostHasLoaded: hostLibraries.contains(library:),
-                                emitsModule: Self.laterCellsCanImport(analysis, magic: magic),
-                                insertions: analysis.insertions, cancellation: cancellation)
+                                emitsModule: Self.laterCellsCanImport(analysis, magic: request.magic),
+                                insertions: analysis.insertions + generator.insertions(for: analysis, fixes: request.fixes),
+                                optimized: generator.optimized, crossModule: !analysis.declaresCallables,
+                                cancellation: cancellation)
+    }
+
+    /// Explanations added to a compile error: a name no earlier cell declares may be
+    /// declared by a cell that has not run yet, which one Swift file would allow.
+    private func notes(on diagnostics: [CellDiagnostic]) -> [String] {
+        var notes: [String] = []
+        if let name = diagnostics.compactMap(\.unknownName).first(where: { symbols.live($0).isEmpty }) {
+            notes.append("Note: no cell has declared '\(name)' so far. Cells run in the order you run them, and a cell sees "
+                + "only what the cells run before it declared (in one Swift file a declaration may come later); a cell "
+                + "that stopped with an error keeps only what it declared before the error. If '\(name)' is declared in "
+                + "another cell, run that cell first, or move the declaration into this cell.")
+        }
+        if diagnostics.contains(where: { $0.message.hasPrefix("redundant conformance of") }) {
+            notes.append("Note: an earlier cell already declared this conformance, and a type conforms to a protocol "
+                + "once (running an extension cell again declares it again). To change the members, write them in an "
+                + "extension without the conformance (`extension Point { ... }`): the newest member is the one used. "
+                + "Or run the cell that declares the type again, then this one.")
+        }
+        return notes
     }
 
     /// True when the cell declares or binds something a later cell can import (its module
@@ -228,7 +288,7 @@ public final class CellEngine: @unchecked Sendable {
         analysis.items.contains { item in
             switch item {
             case .declaration, .moduleWideDeclaration: true
-            case .plainBinding, .evaluatedBinding: magic == nil
+            case .binding, .localScope, .unsetBinding: magic == nil
             case .statement, .result, .import: false
             }
         }

@@ -14,8 +14,11 @@ enum CellErrorReport {
         return located(name: "SyntaxError", diagnostics, code: code, label: label)
     }
 
-    static func compile(_ diagnostics: [CellDiagnostic], code: String, label: String) -> CellError {
-        located(name: "CompileError", diagnostics, code: code, label: label)
+    /// - Parameter notes: lines added after the errors (what they may mean in a notebook).
+    static func compile(_ diagnostics: [CellDiagnostic], code: String, label: String, notes: [String] = []) -> CellError {
+        var error = located(name: "CompileError", diagnostics, code: code, label: label)
+        error.traceback += notes
+        return error
     }
 
     static func thrown(name: String, value: String) -> CellError {

@@ -16,6 +16,11 @@ public struct EngineConfiguration: Sendable {
     public var parserExecutable: URL
     /// The cell compiler executable (``CellCompilerClient``).
     public var cellCompilerExecutable: URL
+    /// How cells are compiled when the kernel starts (`auto`: `-O` for a cell with loops,
+    /// functions or closures; see the README's "Optimised cells" for why not every cell);
+    /// `%optimize` changes it for the kernel (see ``CellEngine/optimization``).
+    /// `BENCHBOOK_OPTIMIZE=on|off|auto` in the kernel's environment chooses another start.
+    public var optimization = ProcessInfo.processInfo.environment["BENCHBOOK_OPTIMIZE"].flatMap(Optimization.init(rawValue:)) ?? .auto
     /// How much of a cell's standard output and error the notebook is sent.
     public var outputLimit = OutputLimit.standard
     /// Where a cell's output past the limit is written (in `benchbook-output/`): the

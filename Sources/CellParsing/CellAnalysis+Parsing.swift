@@ -12,7 +12,9 @@ extension CellAnalysis {
     ///   - source: the cell's text.
     ///   - bindingsAreLocal: keep `let`/`var` as statements of the cell's body instead of
     ///     notebook variables (for a body that a timing magic runs many times).
-    public init(parsing source: String, bindingsAreLocal: Bool = false) {
+    ///   - marksTypes: add `@usableFromInline` to the cell's types and overridable class
+    ///     members (see ``OverrideVisibility``).
+    public init(parsing source: String, bindingsAreLocal: Bool = false, marksTypes: Bool = true) {
         var tree = Parser.parse(source: source)
         var converter = SourceLocationConverter(fileName: "cell", tree: tree)
         let problems = ParseDiagnosticsGenerator.diagnostics(for: tree)
@@ -26,207 +28,70 @@ extension CellAnalysis {
         let collector = NameCollector(viewMode: .sourceAccurate)
         collector.walk(tree)
         let checks = LoopChecks(tree: tree, converter: converter)
-        if problems.isEmpty, !checks.edits.isEmpty {
-            tree = Parser.parse(source: checks.apply(to: source))
+        let marks = marksTypes ? OverrideVisibility(tree: tree, converter: converter) : OverrideVisibility()
+        let code = CodeFinder(viewMode: .sourceAccurate)
+        code.walk(tree)
+        let cellTypes = Set(tree.statements.compactMap { item -> String? in
+            guard case .decl(let decl) = item.item, let declared = DeclarationNames.declared(by: decl), declared.kind != .func else { return nil }
+            return declared.name
+        })
+        let edits = checks.edits + marks.edits
+        if problems.isEmpty, !edits.isEmpty {
+            tree = Parser.parse(source: SourceEdits.apply(edits, to: source))
             converter = SourceLocationConverter(fileName: "cell", tree: tree)
         }
-        var classifier = Classifier(converter: converter, bindingsAreLocal: bindingsAreLocal)
+        var classifier = Classifier(converter: converter, bindingsAreLocal: bindingsAreLocal, cellTypes: cellTypes)
         let statements = Array(tree.statements)
         for (index, item) in statements.enumerated() {
             classifier.classify(item.item, isLast: index == statements.count - 1)
         }
-        self.init(items: classifier.items, identifiers: collector.identifiers, references: collector.references,
-                  hasTopLevelAwait: classifier.hasTopLevelAwait, syntaxProblems: problems,
-                  loopCheckInsertions: problems.isEmpty ? checks.insertions : [])
+        self.init(items: LocalScopes.group(classifier.items), identifiers: collector.identifiers,
+                  references: collector.references, hasTopLevelAwait: classifier.hasTopLevelAwait,
+                  syntaxProblems: problems, editInsertions: problems.isEmpty ? checks.insertions + marks.insertions : [],
+                  declaresOperators: classifier.declaresOperators, containsCode: code.found,
+                  declaresCallables: code.foundCallable)
     }
 }
 
-/// Sorts top-level items into declarations, bindings, statements and the result.
-private struct Classifier {
-    let converter: SourceLocationConverter
-    let bindingsAreLocal: Bool
-    var items: [CellItem] = []
-    var hasTopLevelAwait = false
+/// Text inserted into a cell before it is classified (loop checks, attributes).
+enum SourceEdits {
+    /// The source with each text inserted at its UTF-8 offset.
+    static func apply(_ edits: [(offset: Int, text: String)], to source: String) -> String {
+        var bytes = Array(source.utf8)
+        for edit in edits.sorted(by: { $0.offset > $1.offset }) where edit.offset <= bytes.count {
+            bytes.insert(contentsOf: Array(edit.text.utf8), at: edit.offset)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
 
-    func snippet(_ node: some SyntaxProtocol) -> SourceSnippet {
-        let location = converter.location(for: node.positionAfterSkippingLeadingTrivia)
-        return SourceSnippet(text: node.trimmedDescription,
-                             start: SourcePosition(line: location.line, column: location.column))
+/// Finds code worth optimising (a loop, a closure, a body that runs when called) and
+/// callable declarations (the bodies other cells call).
+private final class CodeFinder: SyntaxVisitor {
+    var found = false
+    var foundCallable = false
+
+    private func find() -> SyntaxVisitorContinueKind {
+        found = true
+        return foundCallable ? .skipChildren : .visitChildren
     }
 
-    mutating func classify(_ item: CodeBlockItemSyntax.Item, isLast: Bool) {
-        switch item {
-        case .decl(let decl):
-            classify(decl)
-        case .stmt(let statement):
-            if let expression = statement.as(ExpressionStmtSyntax.self) {
-                classify(expression: expression.expression, node: Syntax(statement), isLast: isLast)
-            } else {
-                if containsTopLevelAwait(statement) { hasTopLevelAwait = true }
-                items.append(.statement(snippet(statement)))
-            }
-        case .expr(let expression):
-            classify(expression: expression, node: Syntax(expression), isLast: isLast)
-        @unknown default:
-            items.append(.statement(snippet(item)))
-        }
+    private func findCallable(hasBody: Bool) -> SyntaxVisitorContinueKind {
+        guard hasBody else { return .visitChildren }
+        found = true
+        foundCallable = true
+        return .skipChildren
     }
 
-    mutating func classify(expression: ExprSyntax, node: Syntax, isLast: Bool) {
-        if containsTopLevelAwait(node) { hasTopLevelAwait = true }
-        let showsValue = isLast && !isAssignment(expression)
-            && !expression.is(IfExprSyntax.self) && !expression.is(SwitchExprSyntax.self)
-        items.append(showsValue ? .result(snippet(node)) : .statement(snippet(node)))
-    }
-
-    mutating func classify(_ decl: DeclSyntax) {
-        if let variable = decl.as(VariableDeclSyntax.self) {
-            classify(variable)
-        } else if let importDecl = decl.as(ImportDeclSyntax.self) {
-            items.append(.import(importDecl.trimmedDescription))
-        } else if let named = namedDeclaration(decl) {
-            items.append(.declaration(snippet(decl), names: [named.name], kind: named.kind))
-        } else {
-            if let extensionDecl = decl.as(ExtensionDeclSyntax.self), extensionDecl.inheritanceClause != nil {
-                items.append(.moduleWideDeclaration(publishingWitnesses(of: extensionDecl), importsWholeModule: false))
-            } else {
-                let isOperator = decl.is(OperatorDeclSyntax.self) || decl.is(PrecedenceGroupDeclSyntax.self)
-                items.append(.moduleWideDeclaration(snippet(decl), importsWholeModule: isOperator))
-            }
-        }
-    }
-
-    /// An extension that adds a conformance to a type from an earlier cell. Through the
-    /// testable import that type looks public to the compiler, which then demands public
-    /// witnesses; members written without an access level are made `public` (the insertions
-    /// are recorded so diagnostic columns still match the user's text).
-    func publishingWitnesses(of extensionDecl: ExtensionDeclSyntax) -> SourceSnippet {
-        var result = snippet(extensionDecl)
-        let start = extensionDecl.positionAfterSkippingLeadingTrivia.utf8Offset
-        var bytes = Array(result.text.utf8)
-        var offsets: [Int] = []
-        for member in extensionDecl.memberBlock.members {
-            let decl = member.decl
-            guard let modified = decl.asProtocol(WithModifiersSyntax.self) else { continue }
-            let accessLevels: Set<String> = ["public", "open", "internal", "fileprivate", "private", "package"]
-            if modified.modifiers.contains(where: { accessLevels.contains($0.name.text) }) { continue }
-            let keyword: TokenSyntax?
-            if let first = modified.modifiers.first {
-                keyword = first.firstToken(viewMode: .sourceAccurate)
-            } else if let attributed = decl.asProtocol(WithAttributesSyntax.self), let last = attributed.attributes.lastToken(viewMode: .sourceAccurate) {
-                keyword = last.nextToken(viewMode: .sourceAccurate)
-            } else {
-                keyword = decl.firstToken(viewMode: .sourceAccurate)
-            }
-            guard let keyword else { continue }
-            offsets.append(keyword.positionAfterSkippingLeadingTrivia.utf8Offset - start)
-            let location = converter.location(for: keyword.positionAfterSkippingLeadingTrivia)
-            result.insertions.append(Insertion(position: SourcePosition(line: location.line, column: location.column), length: 7))
-        }
-        for offset in offsets.sorted(by: >) where offset >= 0 && offset <= bytes.count {
-            bytes.insert(contentsOf: Array("public ".utf8), at: offset)
-        }
-        result.text = String(decoding: bytes, as: UTF8.self)
-        return result
-    }
-
-    func namedDeclaration(_ decl: DeclSyntax) -> (name: String, kind: DeclarationKind)? {
-        if let d = decl.as(StructDeclSyntax.self) { return (d.name.text, .struct) }
-        if let d = decl.as(ClassDeclSyntax.self) { return (d.name.text, .class) }
-        if let d = decl.as(EnumDeclSyntax.self) { return (d.name.text, .enum) }
-        if let d = decl.as(ProtocolDeclSyntax.self) { return (d.name.text, .protocol) }
-        if let d = decl.as(TypeAliasDeclSyntax.self) { return (d.name.text, .typealias) }
-        if let d = decl.as(FunctionDeclSyntax.self) { return (d.name.text, .func) }
-        return nil
-    }
-
-    mutating func classify(_ variable: VariableDeclSyntax) {
-        let bindings = Array(variable.bindings)
-        let computed = bindings.contains { $0.accessorBlock != nil }
-        let names = bindings.flatMap { boundNames(in: $0.pattern) }
-        if computed {
-            items.append(.declaration(snippet(variable), names: names, kind: .var))
-            return
-        }
-        if names.isEmpty || bindingsAreLocal {
-            // `let _ = f()`: nothing to keep, so it is just a statement.
-            if containsTopLevelAwait(variable) { hasTopLevelAwait = true }
-            items.append(.statement(snippet(variable)))
-            return
-        }
-        let needsEvaluation = bindings.contains { binding in
-            binding.initializer.map { needsRuntimeEvaluation($0.value) } ?? false
-        }
-        guard needsEvaluation else {
-            items.append(.plainBinding(snippet(variable), names: names))
-            return
-        }
-        var introducer = variable.bindingSpecifier.text
-        let prefix = (variable.attributes.trimmedDescription + " " + variable.modifiers.trimmedDescription)
-            .trimmingCharacters(in: .whitespaces)
-        if !prefix.isEmpty { introducer = prefix + " " + introducer }
-        for binding in bindings {
-            guard let initializer = binding.initializer else {
-                items.append(.plainBinding(snippet(variable), names: boundNames(in: binding.pattern)))
-                continue
-            }
-            items.append(.evaluatedBinding(EvaluatedBinding(
-                introducer: introducer,
-                pattern: binding.pattern.trimmedDescription,
-                type: binding.typeAnnotation?.type.trimmedDescription,
-                value: snippet(initializer.value),
-                isAsync: containsTopLevelAwait(initializer.value),
-                names: boundNames(in: binding.pattern))))
-        }
-    }
-
-    func boundNames(in pattern: PatternSyntax) -> [String] {
-        pattern.tokens(viewMode: .sourceAccurate).compactMap { token in
-            guard case .identifier(let name) = token.tokenKind,
-                  token.parent?.is(IdentifierPatternSyntax.self) == true else { return nil }
-            return name
-        }
-    }
-
-    /// `try` (not `try?`/`try!`) or `await` outside any nested closure or function.
-    func needsRuntimeEvaluation(_ expression: ExprSyntax) -> Bool {
-        containsTopLevelAwait(expression) || expression.tokens(viewMode: .sourceAccurate).contains { token in
-            guard token.tokenKind == .keyword(.try), let tryExpr = token.parent?.as(TryExprSyntax.self) else { return false }
-            return tryExpr.questionOrExclamationMark == nil && !isInsideNestedBody(token)
-        }
-    }
-
-    func containsTopLevelAwait(_ node: some SyntaxProtocol) -> Bool {
-        node.tokens(viewMode: .sourceAccurate).contains { token in
-            token.tokenKind == .keyword(.await) && !isInsideNestedBody(token)
-        }
-    }
-
-    func isInsideNestedBody(_ token: TokenSyntax) -> Bool {
-        var node = token.parent
-        while let current = node {
-            if current.is(ClosureExprSyntax.self) || current.is(FunctionDeclSyntax.self)
-                || current.is(AccessorBlockSyntax.self) || current.is(InitializerDeclSyntax.self) {
-                return true
-            }
-            node = current.parent
-        }
-        return false
-    }
-
-    func isAssignment(_ expression: ExprSyntax) -> Bool {
-        if expression.is(AssignmentExprSyntax.self) { return true }
-        if let infix = expression.as(InfixOperatorExprSyntax.self) {
-            return infix.operator.is(AssignmentExprSyntax.self) || isCompoundAssignment(infix.operator)
-        }
-        guard let sequence = expression.as(SequenceExprSyntax.self) else { return false }
-        return sequence.elements.contains { $0.is(AssignmentExprSyntax.self) || isCompoundAssignment($0) }
-    }
-
-    func isCompoundAssignment(_ expression: ExprSyntax) -> Bool {
-        guard let op = expression.as(BinaryOperatorExprSyntax.self)?.operator.text else { return false }
-        return op.hasSuffix("=") && !["==", "!=", "<=", ">=", "===", "!=="].contains(op)
-    }
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind { find() }
+    override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { find() }
+    override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind { find() }
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { find() }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { findCallable(hasBody: node.body != nil) }
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { findCallable(hasBody: node.body != nil) }
+    override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind { findCallable(hasBody: true) }
+    override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind { findCallable(hasBody: node.accessorBlock != nil) }
+    override func visit(_ node: DeinitializerDeclSyntax) -> SyntaxVisitorContinueKind { findCallable(hasBody: node.body != nil) }
 }
 
 /// Collects identifiers, and the names used as values or types (not after a dot).

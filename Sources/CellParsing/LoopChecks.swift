@@ -39,13 +39,7 @@ struct LoopChecks {
     }
 
     /// The source with every check inserted.
-    func apply(to source: String) -> String {
-        var bytes = Array(source.utf8)
-        for edit in edits.sorted(by: { $0.offset > $1.offset }) where edit.offset <= bytes.count {
-            bytes.insert(contentsOf: Array(edit.text.utf8), at: edit.offset)
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    func apply(to source: String) -> String { SourceEdits.apply(edits, to: source) }
 
     /// True when a `try` at `node` propagates to the cell's entry point or to a function
     /// declared plainly `throws` (not `rethrows`, not typed), without changing any type.

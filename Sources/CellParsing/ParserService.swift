@@ -38,9 +38,9 @@ public enum ParserService {
     /// The answer to one request.
     public static func answer(_ request: ParserRequest) -> ParserResponse {
         switch request {
-        case .analyze(let source, let bindingsAreLocal):
+        case .analyze(let source, let bindingsAreLocal, let marksTypes):
             if let refusal = NestingScan(source).refusal { return .rejected(refusal) }
-            return .analysis(CellAnalysis(parsing: source, bindingsAreLocal: bindingsAreLocal))
+            return .analysis(CellAnalysis(parsing: source, bindingsAreLocal: bindingsAreLocal, marksTypes: marksTypes))
         case .completeness(let code):
             if NestingScan(code).refusal != nil { return .completeness(.invalid) }
             return .completeness(Completeness(parsing: code))

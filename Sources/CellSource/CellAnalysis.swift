@@ -27,13 +27,29 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
     public var hasTopLevelAwait: Bool
     /// Syntax errors; when not empty, the cell is not compiled.
     public var syntaxProblems: [SyntaxProblem]
-    /// The interrupt checks inserted at the top of loop bodies (the items' text has them).
-    public var loopCheckInsertions: [Insertion]
+    /// Text the engine inserted before classifying the cell (the items' text has it): the
+    /// interrupt checks at the top of loop bodies, `@usableFromInline` on types and
+    /// overridable members.
+    public var editInsertions: [Insertion]
+    /// True when the cell declares an operator, a precedence group or an operator function
+    /// (top-level, in a type or in an extension). Swift finds operator functions only in
+    /// modules imported whole, so later cells import this cell's module whole.
+    public var declaresOperators: Bool
+    /// True when the cell has code an optimiser can speed up: a loop, or the body of a
+    /// function, closure, initialiser, accessor or subscript (see ``CellMagic/optimize(_:)``).
+    public var containsCode: Bool
+    /// True when the cell declares code other cells call: a function, initialiser,
+    /// accessor, subscript or deinitialiser body.
+    public var declaresCallables: Bool
 
     /// Creates an analysis from its parts.
     public init(items: [CellItem], identifiers: Set<String>, references: Set<String>, hasTopLevelAwait: Bool,
-                syntaxProblems: [SyntaxProblem], loopCheckInsertions: [Insertion] = []) {
-        self.loopCheckInsertions = loopCheckInsertions
+                syntaxProblems: [SyntaxProblem], editInsertions: [Insertion] = [], declaresOperators: Bool = false,
+                containsCode: Bool = false, declaresCallables: Bool = false) {
+        self.declaresCallables = declaresCallables
+        self.editInsertions = editInsertions
+        self.declaresOperators = declaresOperators
+        self.containsCode = containsCode
         self.items = items
         self.identifiers = identifiers
         self.references = references
@@ -44,8 +60,8 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
 
     /// Text the engine inserted into the cell's code, to map diagnostic columns back.
     public var insertions: [Insertion] {
-        loopCheckInsertions + items.flatMap { item -> [Insertion] in
-            if case .moduleWideDeclaration(let snippet, _) = item { return snippet.insertions }
+        editInsertions + items.flatMap { item -> [Insertion] in
+            if case .moduleWideDeclaration(let snippet) = item { return snippet.insertions }
             return []
         }
     }

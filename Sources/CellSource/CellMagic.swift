@@ -9,13 +9,27 @@ import Foundation
 /// - `%benchmark <name>` runs the full benchmark method and writes a record to `results/`.
 ///
 /// `%%time` and `%%timeit` are accepted too. Bindings in the body are local to it.
+///
+/// `%optimize on|off|auto` is not a timing magic: alone in a cell, it says how the cells run
+/// after it are compiled, for the whole kernel, like evcxr's `:opt`: `on` every cell with
+/// `-O`, `off` every cell with `-Onone`, `auto` (the default) with `-O` a cell that has
+/// code to speed up (a loop, a function or closure body, a timing magic) and the rest with
+/// `-Onone`, which compiles faster. `%optimize` alone says which is in force.
 public enum CellMagic: Equatable, Sendable {
     case time
     case timeit
     case benchmark(name: String)
+    /// `%optimize on|off|auto`, or `%optimize` (nil: show the setting).
+    case optimize(Optimization?)
 
-    /// The magics' names, for messages (the timing magics, then ``NameListing``'s).
-    public static let names = ["%time", "%timeit", "%benchmark <name>", "%who", "%whos"]
+    /// The magics' names, for messages (the timing magics, %optimize, then ``NameListing``'s).
+    public static let names = ["%time", "%timeit", "%benchmark <name>", "%optimize on|off|auto", "%who", "%whos"]
+
+    /// True for the magics that time the rest of the cell.
+    public var isTiming: Bool {
+        if case .optimize = self { return false }
+        return true
+    }
 
     /// Splits a magic line off a cell.
     ///
@@ -55,6 +69,13 @@ public enum CellMagic: Equatable, Sendable {
             lines[index] = ""
             let title = argument.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
             return (.success(.benchmark(name: title.isEmpty ? "cell" : title)), lines.joined(separator: "\n"))
+        case "%optimize":
+            let setting: Optimization?? = switch argument.lowercased() {
+            case "": .some(nil)
+            default: Optimization(rawValue: argument.lowercased()).map { .some($0) }
+            }
+            guard let setting, !rest else { return (.failure(.optimizeUsage), code) }
+            return (.success(.optimize(setting)), "")
         default:
             lines[index] = ""
             return (.failure(.unknown(name)), lines.joined(separator: "\n"))
@@ -70,6 +91,8 @@ public enum MagicProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case nothingToTime(String)
     /// `%time expr` with more code below it.
     case oneLineWithMore(String)
+    /// `%optimize` with something other than `on` or `off`, or with code below it.
+    case optimizeUsage
     /// `%who` or `%whos` with more code in the cell.
     case notAlone(String)
 
@@ -79,10 +102,34 @@ public enum MagicProblem: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(name) is not a Benchbook magic; the magics are \(CellMagic.names.joined(separator: ", "))."
         case .nothingToTime(let name):
             return "\(name) needs something to time: write `\(name) expression` on one line, or put \(name) on the first line of a cell with the code to time below it."
+        case .optimizeUsage:
+            return "Write `%optimize on` (every cell compiles with -O, as an app is built for release), `%optimize off` (-Onone, as a debug build) or `%optimize auto` (-O for cells with loops, functions or closures) alone in a cell; it applies to the cells run after it."
         case .oneLineWithMore(let name):
             return "`\(name) expression` times that one line, so it must be the cell's only code. To time the whole cell, put \(name) alone on the first line; otherwise move the other code to its own cell."
         case .notAlone(let name):
             return "\(name) lists what earlier cells defined, so it must be the cell's only code: move the other code to its own cell."
+        }
+    }
+}
+
+/// How cells are compiled (`%optimize on|off|auto`).
+public enum Optimization: String, Sendable, Equatable, Codable {
+    /// Every cell with `-O`.
+    case on
+    /// Every cell with `-Onone`.
+    case off
+    /// `-O` for a cell with code an optimiser can speed up, `-Onone` for the rest.
+    case auto
+
+    /// Whether a cell is compiled with `-O`.
+    /// - Parameters:
+    ///   - analysis: the cell.
+    ///   - timed: true when a timing magic runs the cell's body.
+    public func optimizes(_ analysis: CellAnalysis, timed: Bool) -> Bool {
+        switch self {
+        case .on: true
+        case .off: false
+        case .auto: timed || analysis.containsCode
         }
     }
 }

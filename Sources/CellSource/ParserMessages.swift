@@ -1,7 +1,8 @@
 /// A request to the cell parser process.
 public enum ParserRequest: Sendable, Equatable, Codable {
-    /// Parse and classify a cell (``CellAnalysis``).
-    case analyze(source: String, bindingsAreLocal: Bool)
+    /// Parse and classify a cell (``CellAnalysis``); `marksTypes` adds `@usableFromInline`
+    /// to its types and overridable class members (see `OverrideVisibility` in CellParsing).
+    case analyze(source: String, bindingsAreLocal: Bool, marksTypes: Bool)
     /// Judge whether code is ready to run (``Completeness``).
     case completeness(code: String)
 }

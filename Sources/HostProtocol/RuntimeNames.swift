@@ -7,8 +7,15 @@ public enum RuntimeNames {
     public static let cellRuntime = "_BenchbookCell"
     /// Its entry method: `_BenchbookCell.run(cell:body:)`.
     public static let run = "run"
-    /// Its binding evaluator: `_BenchbookCell.evaluate(cell:_:)`.
-    public static let evaluate = "evaluate"
+    /// The type holding what a local scope binds (`_BenchbookScope` in BenchbookRuntime),
+    /// its `run()`/`runAsync()` and its `result`.
+    public static let scopeType = "_BenchbookScope"
+    public static let scopeRun = "run"
+    public static let scopeRunAsync = "runAsync"
+    public static let scopeResult = "result"
+    /// The type holding a variable declared without a value (`_BenchbookUnset`), and its `value`.
+    public static let unsetType = "_BenchbookUnset"
+    public static let unsetValue = "value"
     /// The per-cell context parameter of the generated body.
     public static let context = "__bb"
     /// `Context.present(_:)`: shows the cell's last expression.
@@ -17,8 +24,10 @@ public enum RuntimeNames {
     public static let bound = "bound"
     /// The generated entry function (exported under ``entrySymbol(module:)``).
     public static let entryFunction = "__benchbook_entry"
-    /// The prefix of the storage for a binding evaluated through the runtime.
-    public static let evaluatedValuePrefix = "__bb_value_"
+    /// The prefix of a local scope's storage (`__bb_scope_v`, after its first variable).
+    public static let scopePrefix = "__bb_scope_"
+    /// The prefix of an unset variable's storage (`__bb_unset_names`).
+    public static let unsetPrefix = "__bb_unset_"
     /// The local that holds a `%time` body's measured value.
     public static let timedValue = "__bb_timed"
     /// A type every cell module declares, so a later cell can load a module with
@@ -41,12 +50,17 @@ public enum RuntimeNames {
     public static let listedLost = "lost"
     public static let listedUnreadable = "unreadable"
 
-    /// The interrupt check put at the top of each loop body where an error can propagate
-    /// (`_BenchbookCell.checkInterrupt()`, which throws `InterruptedError`).
-    public static let throwingInterruptCheck = "try _BenchbookCell.checkInterrupt(); "
+    /// The interrupt check put at the top of each loop body where an error can propagate:
+    /// `_BenchbookCell.pollInterrupt()`, an inlined load of the flag, then
+    /// `checkInterrupt()`, which throws `InterruptedError`.
+    /// It is a declaration (`let _ = ...`), which a result builder leaves alone (an `if`
+    /// there would need `buildOptional`).
+    public static let throwingInterruptCheck = "let _ = try _BenchbookCell.pollInterrupt(); "
     /// The interrupt check put at the top of each loop body that cannot throw
-    /// (`_BenchbookCell.stopIfInterrupted()`, which traps).
-    public static let trappingInterruptCheck = "_BenchbookCell.stopIfInterrupted(); "
+    /// (`_BenchbookCell.pollInterruptOrStop()`, which traps).
+    public static let trappingInterruptCheck = "let _ = _BenchbookCell.pollInterruptOrStop(); "
+    /// `CodeOptimization`'s cases, as `_BenchbookCell.run(cell:optimization:body:)` takes them.
+    public static func optimization(_ optimized: Bool) -> String { optimized ? ".optimized" : ".unoptimized" }
 
     /// The module name of cell number `number`.
     public static func module(_ number: Int) -> String { "\(modulePrefix)\(number)" }

@@ -18,6 +18,14 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertNil(found[1].position)
     }
 
+    func testScopeAndUnsetStorageReadAsValues() {
+        let found = CompilerDiagnostics.parse("""
+        In[3]:2:9: error: cannot use __bb_scope_total.result.1 in __benchbook_entry()
+        In[3]:3:1: error: type of __bb_unset_names.value is _BenchbookScope<[Int]>
+        """, cellLabel: "In[3]")
+        XCTAssertEqual(found.map(\.message), ["cannot use value in the cell", "type of value is [Int]"])
+    }
+
     func testInsertedTextIsSubtractedFromColumns() {
         let found = CompilerDiagnostics.parse("In[1]:1:60: error: oops", cellLabel: "In[1]",
                                                 insertions: [Insertion(position: SourcePosition(line: 1, column: 40), length: 7)])

@@ -16,16 +16,17 @@ final class AnalysisTests: XCTestCase {
         let kinds = analysis.items.map { item -> String in
             switch item {
             case .import: "import"
-            case .declaration(_, let names, let kind): "decl \(names) \(kind.map { $0.rawValue } ?? "-")"
+            case .declaration(_, let names): "decl \(names.map(\.name)) \(names.map(\.kind.rawValue).joined())"
             case .moduleWideDeclaration: "module-wide"
-            case .plainBinding(_, let names): "binding \(names)"
-            case .evaluatedBinding(let binding): "evaluated \(binding.names) async=\(binding.isAsync)"
+            case .binding(let binding): "binding \(binding.names)"
+            case .localScope(let scope): "scope \(scope.exports.map(\.name)) async=\(scope.isAsync)"
+            case .unsetBinding(let binding): "unset \(binding.name)"
             case .statement: "statement"
             case .result: "result"
             }
         }
         XCTAssertEqual(kinds, ["import", "decl [\"Point\"] struct", "binding [\"a\", \"b\"]",
-                               "evaluated [\"model\"] async=false", "statement", "module-wide", "result"])
+                               "scope [\"model\"] async=false", "statement", "module-wide", "result"])
         XCTAssertEqual(analysis.definedNames, ["Point", "a", "b", "model"])
         XCTAssertFalse(analysis.hasTopLevelAwait)
     }
@@ -42,11 +43,11 @@ final class AnalysisTests: XCTestCase {
     func testAwaitInsideClosuresIsNotTopLevel() {
         XCTAssertFalse(CellAnalysis(parsing: "Task { await f() }").hasTopLevelAwait)
         XCTAssertTrue(CellAnalysis(parsing: "let v = await f()\nv").items.contains {
-            if case .evaluatedBinding(let b) = $0 { return b.isAsync }; return false
+            if case .localScope(let scope) = $0 { return scope.isAsync }; return false
         })
         XCTAssertTrue(CellAnalysis(parsing: "await f()").hasTopLevelAwait)
         XCTAssertFalse(CellAnalysis(parsing: "let v = try? f()").items.contains {
-            if case .evaluatedBinding = $0 { return true }; return false
+            if case .localScope = $0 { return true }; return false
         })
     }
 
@@ -67,7 +68,7 @@ final class AnalysisTests: XCTestCase {
 
     func testConformanceExtensionMembersBecomePublicWithRecordedInsertions() {
         let analysis = CellAnalysis(parsing: "extension P: CustomStringConvertible { var description: String { \"p\" } }")
-        guard case .moduleWideDeclaration(let snippet, false) = analysis.items.first else { return XCTFail("\(analysis.items)") }
+        guard case .moduleWideDeclaration(let snippet) = analysis.items.first else { return XCTFail("\(analysis.items)") }
         XCTAssertTrue(snippet.text.contains("{ public var description"))
         XCTAssertEqual(snippet.insertions, [Insertion(position: SourcePosition(line: 1, column: 40), length: 7)])
     }

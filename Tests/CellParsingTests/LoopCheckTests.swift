@@ -5,16 +5,18 @@ import Testing
 /// Interrupt checks in cell loops: the throwing check where an error propagates, the
 /// trapping one where it cannot, lines never moved, columns recorded.
 @Suite struct LoopCheckTests {
-    let throwing = "try _BenchbookCell.checkInterrupt(); "
-    let trapping = "_BenchbookCell.stopIfInterrupted(); "
+    let throwing = "let _ = try _BenchbookCell.pollInterrupt(); "
+    let trapping = "let _ = _BenchbookCell.pollInterruptOrStop(); "
 
     func text(_ source: String) -> String {
-        CellAnalysis(parsing: source).items.map { item -> String in
+        CellAnalysis(parsing: source, marksTypes: false).items.map { item -> String in
             switch item {
-            case .declaration(let snippet, _, _), .moduleWideDeclaration(let snippet, _),
-                 .plainBinding(let snippet, _), .statement(let snippet), .result(let snippet):
+            case .declaration(let snippet, _), .moduleWideDeclaration(let snippet),
+                 .statement(let snippet), .result(let snippet):
                 snippet.text
-            case .evaluatedBinding(let binding): binding.value.text
+            case .binding(let binding): binding.snippet.text
+            case .localScope(let scope): scope.statements.map(\.text).joined(separator: "\n")
+            case .unsetBinding(let binding): binding.name
             case .import(let text): text
             }
         }.joined(separator: "\n")
@@ -42,7 +44,7 @@ import Testing
 
     @Test func linesStayAndColumnsAreRecorded() {
         let analysis = CellAnalysis(parsing: "let a = 1\nwhile a > 0 { }")
-        #expect(analysis.loopCheckInsertions == [Insertion(position: SourcePosition(line: 2, column: 14), length: throwing.utf8.count)])
+        #expect(analysis.editInsertions == [Insertion(position: SourcePosition(line: 2, column: 14), length: throwing.utf8.count)])
         guard case .statement(let snippet) = analysis.items.last else { Issue.record("\(analysis.items)"); return }
         #expect(snippet.start == SourcePosition(line: 2, column: 1))
     }
@@ -56,6 +58,6 @@ import Testing
     @Test func aCellWithSyntaxErrorsIsLeftAlone() {
         let analysis = CellAnalysis(parsing: "while true { let = 1 }")
         #expect(!analysis.syntaxProblems.isEmpty)
-        #expect(analysis.loopCheckInsertions.isEmpty)
+        #expect(analysis.editInsertions.isEmpty)
     }
 }

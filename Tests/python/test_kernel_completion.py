@@ -71,9 +71,49 @@ def test_library_type_members(kernel):
 def test_argument_labels_of_library_initialiser(kernel):
     _, kc = kernel
     content = complete_from_server(kc, "let u = try Tensor(")
-    assert "shape: , float32: " in content["matches"]
-    entry = types_by_text(content)["shape: , float32: "]
+    # The first label, never empty argument slots (`shape: , float32: ` would not compile).
+    assert content["matches"] == ["shape: "]
+    entry = types_by_text(content)["shape: "]
     assert entry["type"] == "constructor" and "float32: [Float]" in entry["signature"]
+
+
+def test_overloads_insert_their_name_and_a_parenthesis_once(kernel):
+    """JupyterLab's Tab did nothing when every match started with the same name
+    (`grayscale()`, `grayscale(weights: )`), and accepting a method inserted empty argument
+    slots (`classify(, preprocessing: , labels: )`)."""
+    _, kc = kernel
+    ok(kc, "let image = try Image(width: 4, height: 4, format: .gray, pixels: [UInt8](repeating: 9, count: 16))")
+    content = complete_from_server(kc, "image.grays")
+    assert content["matches"] == ["grayscale("]
+    assert types_by_text(content)["grayscale("]["signature"].startswith("grayscale(")
+    content = complete_from_server(kc, "image.resiz")
+    assert content["matches"] == ["resized("]
+    content = complete_from_server(kc, "image.wid")
+    assert content["matches"] == ["width"]
+    for match in complete_from_server(kc, "image.")["matches"]:
+        assert ", " not in match and ": )" not in match and "(, " not in match, match
+
+
+def test_a_type_lists_its_initialisers_and_static_members_before_instance_methods(kernel):
+    _, kc = kernel
+    content = complete_from_server(kc, "Tensor.")
+    matches = content["matches"]
+    # Unapplied instance methods (`softmax(self: Tensor)`) come after the initialisers.
+    curried = [entry["text"] for entry in content["metadata"]["_jupyter_types_experimental"] if "(self: " in entry["signature"]]
+    assert len(curried) > 5 and "init(" in matches
+    assert all(matches.index(text) > matches.index("init(") for text in curried), matches
+
+
+def test_inspect_inside_a_call_shows_its_signatures(kernel):
+    _, kc = kernel
+    for code in ["try Model(contentsOf", "try Model(contentsOf: ", "let m = try Model(contentsOf"]:
+        for _ in range(3):  # the first request may meet a cold server
+            content = inspect(kc, code)
+            if content["found"] and "Model(contentsOf" in content["data"]["text/plain"]:
+                break
+        plain = content["data"]["text/plain"]
+        assert plain.startswith("Model(contentsOf: String) throws -> Model"), plain
+        assert "Loads a model file" in plain and "final class Model" in plain
 
 
 def test_unclosed_call_with_unlabeled_argument(kernel):
@@ -130,8 +170,8 @@ def test_cursor_positions_count_code_points(kernel):
     _, kc = kernel
     code = 'let naïve😀 = "x"\nnaïve😀.uppercas'
     content = complete_from_server(kc, code)
-    assert "uppercased()" in content["matches"]
-    assert all(match.startswith("uppercased") for match in content["matches"])
+    # `uppercased()` and Foundation's `uppercased(with:)`: one match, the name and `(`.
+    assert content["matches"] == ["uppercased("]
     start = code.index("uppercas")  # Python indexes code points, as Jupyter does
     assert (content["cursor_start"], content["cursor_end"]) == (start, len(code))
     # A cursor in the middle of the cell completes there.
@@ -272,6 +312,85 @@ def test_hung_server_costs_one_wait_then_falls_back(tmp_path):
         start = time.perf_counter()
         assert complete(kc, "learningR")["matches"] == ["learningRate"]
         assert time.perf_counter() - start < 1
+        ok(kc, "print(learningRate)")
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+SLOW_SERVER = r'''#!/usr/bin/env python3
+"""A language server that answers initialize, then takes 10 s over its first request and
+ignores cancellation (as SourceKit-LSP loading a new cell's modules can); later requests
+are answered at once."""
+import json, sys, time
+
+def read():
+    headers = {}
+    while True:
+        line = sys.stdin.buffer.readline()
+        if not line:
+            sys.exit(0)
+        if line in (b"\r\n", b"\n"):
+            break
+        key, value = line.decode().split(":", 1)
+        headers[key.strip().lower()] = value.strip()
+    return json.loads(sys.stdin.buffer.read(int(headers["content-length"])))
+
+def send(message):
+    body = json.dumps(message).encode()
+    sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    sys.stdout.buffer.flush()
+
+first = True
+while True:
+    message = read()
+    if "id" not in message:
+        continue
+    if message.get("method") == "textDocument/completion":
+        if first:
+            time.sleep(10)
+            first = False
+        send({"jsonrpc": "2.0", "id": message["id"], "result": {"isIncomplete": False, "items": [
+            {"label": "learningRateFromServer", "kind": 6, "insertText": "learningRateFromServer"}]}})
+    elif message.get("method") == "initialize":
+        send({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": {}}})
+    else:
+        send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+'''
+
+
+def test_a_busy_server_costs_one_wait_not_one_per_request(tmp_path):
+    """Requests made while the server has not answered one that timed out do not wait
+    behind it (each used to wait 2 s more, and JupyterLab asks for completions and for the
+    highlighted item's documentation: Tab showed nothing for tens of seconds). Once the
+    server answers, requests reach it again."""
+    slow = tmp_path / "slow-sourcekit-lsp"
+    slow.write_text(SLOW_SERVER)
+    slow.chmod(0o755)
+    km, kc = start_kernel(BENCHBOOK_SOURCEKIT_LSP=str(slow))
+    try:
+        ok(kc, "let learningRate = 0.01")
+        started = time.perf_counter()
+        content = complete(kc, "learn")
+        assert content["metadata"]["benchbook_source"] == "notebookNames" and content["matches"] == ["learningRate"]
+        for code in ["learn", "learningR", "print(learn"]:
+            start = time.perf_counter()
+            content = complete(kc, code)
+            assert time.perf_counter() - start < 1, "a request waited behind the busy server"
+            assert content["metadata"]["benchbook_source"] == "notebookNames" and "learningRate" in content["matches"]
+            start = time.perf_counter()
+            assert inspect(kc, "learningRate")["found"] is True
+            assert time.perf_counter() - start < 1
+        # The slow answer arrives about 10 s after the first request; from then on the
+        # server answers (asked every half second, for at most 60 s).
+        while time.perf_counter() - started < 60:
+            content = complete(kc, "learn")
+            if content["metadata"]["benchbook_source"] == "languageServer":
+                break
+            time.sleep(0.5)
+        assert content["metadata"]["benchbook_source"] == "languageServer", content
+        assert time.perf_counter() - started > 8, "the server was asked again before it answered the slow request"
+        assert content["matches"] == ["learningRateFromServer"]
         ok(kc, "print(learningRate)")
     finally:
         kc.stop_channels()

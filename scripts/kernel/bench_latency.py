@@ -16,6 +16,10 @@ jupyter_client, the same machine, the same run, interleaved):
 - before/after: the trivial, library and struct cells again, 30 each, with
   BENCHBOOK_COMPILE_SERVER=0 (swift-frontend started for every cell, as before the cell
   compiler process), each right after the same cells on the default kernel;
+- optimisation levels: trivial cells on kernels started with BENCHBOOK_OPTIMIZE=auto (the
+  default: -O only for cells with loops, functions or closures, so a trivial cell is
+  -Onone), =on (every cell -O) and =off, 3 rounds of 30 each, alternating, with the cell
+  compiler step's median (issue 23);
 - growth: a kernel that has run 100 (then 300) trivial cells and a fresh one, taking cells in turn (so
   the machine's slow and fast spells fall on both), and a 100-cell notebook (bindings,
   functions, types, uses of earlier cells);
@@ -176,6 +180,21 @@ def compare_kernels(before, label, rounds=3, starts=10):
             "startup": {"before": startup[before], "after": startup["swift"]}, "cells": table}
 
 
+def optimization_levels(rounds=3):
+    """Trivial cells under each `%optimize` setting (BENCHBOOK_OPTIMIZE), `rounds` kernels of
+    30 cells each, alternating; p50/p90 of the pooled times and the compile step's median."""
+    levels = ("auto", "on", "off")
+    times, steps = {level: [] for level in levels}, {level: [] for level in levels}
+    for _ in range(rounds):
+        for level in levels:
+            cell_times, cell_steps = traced_cells(lambda i: f"let o{i} = {i}", env={"BENCHBOOK_OPTIMIZE": level})
+            times[level] += cell_times
+            steps[level].append(cell_steps.get("cell compiler", 0))
+    result = {level: {**summary(times[level]), "cell_compiler_step_ms": median(steps[level])} for level in levels}
+    print(f"trivial cell by optimisation level: {result}", flush=True)
+    return result
+
+
 def aged_against_fresh(name="swift", age=300, cells=60, rounds=3):
     """Growth without the machine's drift: a kernel that has run `age` trivial cells and a
     fresh one take trivial cells in turn, `cells` each, `rounds` times; medians of each."""
@@ -253,6 +272,7 @@ def main():
 
     compared = compare_kernels(args.compare_kernel, args.compare_label or args.compare_kernel) \
         if args.compare_kernel else None
+    levels = optimization_levels()
 
     aged = {"100": aged_against_fresh(age=100, rounds=5), "300": aged_against_fresh(age=300)}
 
@@ -292,6 +312,7 @@ def main():
         "library_cell_ms": {**summary(library_times), "steps_ms": library_steps},
         "struct_cell_ms": {**summary(struct_times), "steps_ms": struct_steps},
         "before_after_ms": before_after,
+        "trivial_cell_by_optimization_ms": levels,
         "compared_with_earlier_build_ms": compared,
         "growth_notebook_s": {
             "cell_5": growth[4], "cell_100": growth[99], "ratio_100_to_5": growth[99] / growth[4],
@@ -379,7 +400,15 @@ swift-frontend for every cell):
 | cell | before: p50 / p90 | after: p50 / p90 | compile step before / after (median) |
 |---|---|---|---|
 {rows(before_after)}
-{compared_rows()}""")
+{compared_rows()}
+Trivial cell by `%optimize` setting (kernels started with `BENCHBOOK_OPTIMIZE`, 3 kernels of
+30 cells each, alternating, pooled): `auto` (the default) compiles a trivial cell with
+-Onone, `on` compiles every cell with -O.
+
+| setting | p50 / p90 | cell compiler step, median |
+|---|---|---|
+""" + "\n".join(f"| {level} | {v['p50_ms']:.1f} / {v['p90_ms']:.1f} ms | {v['cell_compiler_step_ms']:.1f} ms |"
+               for level, v in levels.items()) + "\n")
     print((out / "kernel-latency.md").read_text())
 
 

@@ -10,6 +10,7 @@ extension BenchmarkRecord: NotebookDisplayable {
         if !runtime.isEmpty { provenance.append(("runtime", runtime)) }
         for (name, version) in libraryVersions.sorted(by: { $0.key < $1.key }) { provenance.append((name, version)) }
         provenance.append(("machine", "\(machine.cpuModel), \(machine.coreCount) cores, \(machine.operatingSystem)"))
+        if let cellOptimization { provenance.append(("cell compiled with", cellOptimization.rawValue)) }
         if !notes.isEmpty { provenance.append(("notes", notes)) }
         let text = ([result.description] + provenance.map { "\($0.0): \($0.1)" }).joined(separator: "\n")
         var html = result.html

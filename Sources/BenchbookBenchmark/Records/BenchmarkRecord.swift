@@ -1,4 +1,5 @@
 import Foundation
+import BenchbookRuntime
 
 /// A benchmark result with everything needed to trust and reproduce it later: which model
 /// file (by SHA-256), input shape, threads, runtime and library versions, the machine,
@@ -34,6 +35,10 @@ public struct BenchmarkRecord: Sendable, Equatable, Codable {
     public var notes: String
     /// Where it ran.
     public var machine: MachineDescription
+    /// How the notebook cell that made the record was compiled: `-O` or `-Onone` (the same
+    /// loop can be a hundred times slower unoptimised); nil outside a notebook and in
+    /// records written before it was kept.
+    public var cellOptimization: CodeOptimization?
 
     /// The layout version this library writes.
     public static let currentFormatVersion = 1
@@ -61,6 +66,7 @@ public struct BenchmarkRecord: Sendable, Equatable, Codable {
         self.libraryVersions = libraryVersions
         self.notes = notes
         self.machine = .current
+        self.cellOptimization = CodeOptimization.ofRunningCell
     }
 
     /// Reads a record written by ``write(to:)``.

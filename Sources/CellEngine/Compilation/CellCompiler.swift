@@ -78,6 +78,11 @@ final class CellCompiler: @unchecked Sendable {
     /// leaves them out, to measure what they cost.
     static let lineTableFlags = ProcessInfo.processInfo.environment["BENCHBOOK_LINE_TABLES"] == "0" ? [] : ["-gline-tables-only"]
 
+    /// Extra frontend flags for every cell, from `BENCHBOOK_CELL_FLAGS` (space-separated),
+    /// to measure what a flag costs or gains.
+    static let extraFlags = (ProcessInfo.processInfo.environment["BENCHBOOK_CELL_FLAGS"] ?? "")
+        .split(separator: " ").map(String.init)
+
     /// Compiles a module into `lib<module>.so` in the work directory.
     /// - Parameters:
     ///   - source: the generated source.
@@ -88,11 +93,14 @@ final class CellCompiler: @unchecked Sendable {
     ///     load the cell has loaded globally; the link leaves it out.
     ///   - emitsModule: whether to write the module file a later cell imports.
     ///   - insertions: text the engine inserted into the user's code, to correct columns.
+    ///   - optimized: compile with `-O` (see ``optimizationFlags(_:)``).
+    ///   - crossModule: compile for cross-module optimisation (see ``crossModuleFlags(_:)``).
     ///   - cancellation: stops the running step when the cell is interrupted.
     /// - Returns: the library path, or the errors.
     func compile(source: String, module: String, cellLabel: String, linking: [String],
                  hostHasLoaded: (String) -> Bool = { _ in false }, emitsModule: Bool = true,
-                 insertions: [Insertion] = [], cancellation: CellCancellation) -> Result<URL, CompileFailure> {
+                 insertions: [Insertion] = [], optimized: Bool = false, crossModule: Bool = false,
+                 cancellation: CellCancellation) -> Result<URL, CompileFailure> {
         let work = configuration.workDirectory
         let file = { (suffix: String) in work.appendingPathComponent(module + suffix) }
         let library = work.appendingPathComponent("lib\(module).so")
@@ -110,7 +118,8 @@ final class CellCompiler: @unchecked Sendable {
         // A module file (testable, for `@testable import var CellN.x`) only for a cell whose
         // names a later cell can import: writing it is a third of the compile step.
         let moduleOutput = emitsModule ? ["-enable-testing", "-emit-module-path", moduleFile.path] : []
-        let frontend = frontendArguments(source: file(".swift"), module: module, object: file(".o")) + moduleOutput
+        let frontend = frontendArguments(source: file(".swift"), module: module, object: file(".o"), optimized: optimized)
+            + moduleOutput + (emitsModule ? Self.crossModuleFlags(crossModule) : [])
         switch runFrontend(frontend, cancellation: cancellation) {
         case .interrupted: return .failure(.interrupted)
         case .failed(let text):
@@ -155,19 +164,41 @@ final class CellCompiler: @unchecked Sendable {
               (try? "import Benchbook\n".write(to: source, atomically: true, encoding: .utf8)) != nil else { return }
         let started = DispatchTime.now()
         server.warmUp(compiling: frontendArguments(source: source, module: "BenchbookWarmUp",
-                                                   object: work.appendingPathComponent("WarmUp.o")).dropFirst().map { $0 })
+                                                   object: work.appendingPathComponent("WarmUp.o"),
+                                                   optimized: configuration.optimization != .off).dropFirst().map { $0 })
         Trace.step("cell compiler warm-up", since: started)
     }
 
+    /// The optimisation flags of a cell. Optimised cells keep Swift's debug assertion
+    /// configuration (`-assert-config Debug`): a failed bounds check, `precondition` or
+    /// `assert` stops with the runtime's message ("Fatal error: Index out of range"), which a
+    /// release build drops (it only traps). Measured on this machine kind, it costs nothing
+    /// on the seed 000 normalisation loop nor on a float sum over a buffer.
+    static func optimizationFlags(_ optimized: Bool) -> [String] {
+        optimized ? ["-O", "-assert-config", "Debug"] : ["-Onone"]
+    }
+
+    /// Cross-module optimisation, for a cell that declares no functions: its module file
+    /// carries its constants' values, so an optimised later cell folds them. Without it, a
+    /// loop in a later cell calls the accessor of an earlier cell's `let width = 224` on
+    /// every iteration (the seed 000 normalisation loop took 2.7 times as long as the same
+    /// file built with `swiftc -O`; with it, the same time). A cell that declares
+    /// functions is left out: their bodies would be inlined into later cells without their
+    /// lines, and a trap in one must name its own cell and line. `BENCHBOOK_CROSS_MODULE=off`
+    /// leaves every cell out, to measure.
+    static func crossModuleFlags(_ wanted: Bool) -> [String] {
+        wanted && ProcessInfo.processInfo.environment["BENCHBOOK_CROSS_MODULE"] != "off" ? ["-cross-module-optimization"] : []
+    }
+
     /// swift-frontend's arguments for compiling `source` to `object`.
-    private func frontendArguments(source: URL, module: String, object: URL) -> [String] {
+    private func frontendArguments(source: URL, module: String, object: URL, optimized: Bool) -> [String] {
         [
             "-frontend", "-c", source.path, "-target", Self.targetTriple,
             "-module-name", module, "-parse-as-library",
-            "-swift-version", "5", "-Onone", "-suppress-warnings", "-diagnostic-style", "llvm",
+            "-swift-version", "5"] + Self.optimizationFlags(optimized) + ["-suppress-warnings", "-diagnostic-style", "llvm",
             "-I", configuration.libraryDirectory.appendingPathComponent("Modules").path, "-I", configuration.cellModulesDirectory.path,
             "-o", object.path,
-        ] + Self.lineTableFlags + sessionFlags + moduleMapFlags
+        ] + Self.lineTableFlags + sessionFlags + moduleMapFlags + Self.extraFlags
     }
 
     /// The frontend step: in the cell compiler process, or as swift-frontend when that

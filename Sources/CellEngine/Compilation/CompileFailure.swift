@@ -14,9 +14,20 @@ public struct CellDiagnostic: Sendable, Equatable {
         self.position = position
     }
 
+    /// The file of an error outside the cell (generated code), when the compiler named one.
+    public var file: String?
+
     /// An internal member of a type from an earlier cell that this cell cannot see.
     var isInaccessibleMember: Bool {
         message.contains("inaccessible due to 'internal' protection level")
+    }
+
+    /// An error about a `@usableFromInline` mark the engine added.
+    var isAboutUsableFromInline: Bool { message.contains("@usableFromInline") }
+
+    /// The name of a "cannot find 'x' in scope" error.
+    var unknownName: String? {
+        message.firstMatch(of: /^cannot find (?:type )?'([^']+)' in scope/).map { String($0.1) }
     }
 }
 
@@ -37,7 +48,7 @@ public struct CompileFailure: Error, Sendable {
 
     /// A tool failed outside the cell's text.
     static func toolFailed(_ tool: String, _ text: String) -> CompileFailure {
-        CompileFailure(diagnostics: [CellDiagnostic(message: "\(tool) failed: \(NameScrubber.userFacing(text))", position: nil)])
+        CompileFailure(diagnostics: [CellDiagnostic(message: "\(tool) failed: \(CompilerDiagnostics.userFacing(text))", position: nil)])
     }
 
     /// The cell's source could not be written.
@@ -48,6 +59,20 @@ public struct CompileFailure: Error, Sendable {
 
 /// Reads compiler output.
 enum CompilerDiagnostics {
+    /// A compiler message in the user's terms: ``NameScrubber``'s rules, then the names of
+    /// the storage that local scopes and variables declared without a value use
+    /// (`__bb_scope_total.result.1`, `__bb_unset_names.value`), which read "value", and
+    /// the scope's type (`_BenchbookScope<[Int]>`), which reads as the type it holds. They
+    /// reach only compiler messages: no value a cell sees has such a type.
+    static func userFacing(_ text: String) -> String {
+        let scrubbed = NameScrubber.userFacing(text)
+        guard scrubbed.contains("__bb_") || scrubbed.contains(RuntimeNames.scopeType) else { return scrubbed }
+        return scrubbed
+            .replacing(/__bb_scope_\w+(\.result(\.[0-9]+)?)?/, with: "value")
+            .replacing(/__bb_unset_\w+(\.value)?/, with: "value")
+            .replacing(/_BenchbookScope<(.*)>/) { String($0.1) }
+    }
+
     /// The errors in compiler output: those in the user's cell (with line and column,
     /// corrected for text the engine inserted) first, then the messages of the others
     /// (never the generated code).
@@ -56,7 +81,7 @@ enum CompilerDiagnostics {
         let pattern = /^(.*?):(\d+):(\d+): error: (.*)$/
         for line in output.split(separator: "\n", omittingEmptySubsequences: true) {
             if let match = try? pattern.wholeMatch(in: String(line)) {
-                let message = NameScrubber.userFacing(String(match.4))
+                let message = userFacing(String(match.4))
                 if String(match.1) == cellLabel {
                     let line = Int(match.2)!
                     var column = Int(match.3)!
@@ -65,18 +90,20 @@ enum CompilerDiagnostics {
                     }
                     found.append(CellDiagnostic(message: message, position: SourcePosition(line: line, column: column)))
                 } else {
-                    found.append(CellDiagnostic(message: message, position: nil))
+                    var diagnostic = CellDiagnostic(message: message, position: nil)
+                    diagnostic.file = String(match.1)
+                    found.append(diagnostic)
                 }
             } else if line.hasPrefix("error: ") {
-                found.append(CellDiagnostic(message: NameScrubber.userFacing(String(line.dropFirst(7))), position: nil))
+                found.append(CellDiagnostic(message: userFacing(String(line.dropFirst(7))), position: nil))
             }
         }
         if found.isEmpty {
-            found.append(CellDiagnostic(message: NameScrubber.userFacing(output.trimmingCharacters(in: .whitespacesAndNewlines)), position: nil))
+            found.append(CellDiagnostic(message: userFacing(output.trimmingCharacters(in: .whitespacesAndNewlines)), position: nil))
         }
         // Errors inside the cell first: they are the ones the user can fix.
         var seen = Set<String>()
         return (found.filter { $0.position != nil } + found.filter { $0.position == nil })
-            .filter { seen.insert("\($0.position?.line ?? 0):\($0.message)").inserted }
+            .filter { seen.insert("\($0.file ?? ""):\($0.position?.line ?? 0):\($0.message)").inserted }
     }
 }

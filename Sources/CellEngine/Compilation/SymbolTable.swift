@@ -2,10 +2,16 @@ import CellSource
 import Foundation
 import HostProtocol
 
-/// Which cell holds the newest definition of each name, so a later cell imports exactly
-/// what it uses, and which variables were lost when the cell host restarted.
+/// What earlier cells declared, so a later cell sees the notebook as one Swift file typed
+/// in order, and which variables were lost when the cell host restarted.
+///
+/// Every declaration a cell makes stays visible to later cells until a later cell declares
+/// one with the same signature (``DeclaredName/signature``): a function with the same name,
+/// argument labels and parameter types, or for any other kind a declaration of the same
+/// name. A function with a new signature adds an overload. ``imports(for:declaredHere:loadingTypeModules:)``
+/// turns this into the import lines of a cell.
 public struct SymbolTable: Sendable {
-    /// Where a name is defined.
+    /// One declaration of a name.
     public struct Definition: Sendable, Equatable {
         /// The cell's module, for example `Cell12`.
         public var module: String
@@ -14,13 +20,25 @@ public struct SymbolTable: Sendable {
         /// The execution that made it (the order cells ran in).
         public var execution: Int
         public var kind: DeclarationKind
+        public var signature: String
+        /// For a type, the names it inherits from.
+        public var inherited: [String] = []
+        /// True once a later declaration with the same signature replaced it.
+        public var isReplaced = false
         /// True when the value lived in a cell host that has since been restarted.
         public var isLost = false
+
+        /// True when `declared` replaces this definition.
+        func isReplaced(by declared: DeclaredName) -> Bool {
+            declared.kind != .func || kind != .func || declared.signature == signature
+        }
     }
 
-    private(set) var definitions: [String: Definition] = [:]
-    /// Modules with extensions, operators or other module-wide declarations; every later
-    /// cell loads them (through an import of their marker type).
+    /// Every declaration of each name, oldest first: the live ones, and the replaced ones of
+    /// modules that still hold a live declaration of the name (see ``imports(for:declaredHere:loadingTypeModules:)``).
+    private(set) var definitions: [String: [Definition]] = [:]
+    /// Modules with extensions or other module-wide declarations; every later cell loads
+    /// them (through a scoped import of their marker type).
     private(set) var moduleWideModules: [String] = []
     /// Modules that declare types. A value of such a type can reach a later cell through a
     /// variable without the type's name appearing there; that cell needs a testable import
@@ -28,8 +46,10 @@ public struct SymbolTable: Sendable {
     /// of them would make every cell slower as the notebook grows, so they are loaded only
     /// when a first compile reports an inaccessible member (see ``CellEngine``).
     private(set) var typeModules: [String] = []
-    /// Modules that declare operators or precedence groups, imported whole.
-    private(set) var wholeModules: [String] = []
+    /// Modules that declare operators or operator functions, in order: Swift finds operator
+    /// functions only in modules imported whole or re-exported by one, so they form a chain
+    /// (see ``imports(for:declaredHere:loadingTypeModules:)``).
+    private(set) var operatorModules: [String] = []
     /// Every module compiled so far, in order (loaded again after a host restart).
     public private(set) var modules: [String] = []
     /// `import` declarations written in cells; they apply to every later cell.
@@ -46,28 +66,46 @@ public struct SymbolTable: Sendable {
     ///   - boundCount: how many of its bound names were initialised before it finished.
     mutating func record(_ analysis: CellAnalysis, module: String, cellLabel: String, execution: Int, boundCount: Int) {
         modules.append(module)
+        if analysis.declaresOperators { operatorModules.append(module) }
         var bindingsLeft = boundCount
         for item in analysis.items {
             switch item {
-            case .declaration(_, let names, let kind?):
-                for name in names { definitions[name] = Definition(module: module, cellLabel: cellLabel, execution: execution, kind: kind) }
-                if [.struct, .class, .enum, .protocol].contains(kind), typeModules.last != module {
-                    typeModules.append(module)
+            case .declaration(_, let declared):
+                for name in declared {
+                    add(name, module: module, cellLabel: cellLabel, execution: execution)
+                    if name.kind.isType, typeModules.last != module { typeModules.append(module) }
                 }
-            case .moduleWideDeclaration(_, let whole):
-                if whole, !wholeModules.contains(module) { wholeModules.append(module) }
+            case .moduleWideDeclaration:
                 if moduleWideModules.last != module { moduleWideModules.append(module) }
-            case .plainBinding, .evaluatedBinding:
+            case .binding, .localScope, .unsetBinding:
                 for name in item.definedNames where bindingsLeft > 0 {
                     bindingsLeft -= 1
-                    definitions[name] = Definition(module: module, cellLabel: cellLabel, execution: execution, kind: .var)
+                    add(DeclaredName(name: name, kind: .var), module: module, cellLabel: cellLabel, execution: execution)
                 }
             case .import(let text):
                 if !imports.contains(text) { imports.append(text) }
-            default:
+            case .statement, .result:
                 break
             }
         }
+    }
+
+    /// Adds a declaration, marking the ones it replaces, and forgets replaced ones no
+    /// import can reach any more.
+    private mutating func add(_ declared: DeclaredName, module: String, cellLabel: String, execution: Int) {
+        var list = definitions[declared.name] ?? []
+        for index in list.indices where !list[index].isReplaced && list[index].module != module {
+            if list[index].isReplaced(by: declared) { list[index].isReplaced = true }
+        }
+        list.append(Definition(module: module, cellLabel: cellLabel, execution: execution, kind: declared.kind,
+                               signature: declared.signature, inherited: declared.inherited))
+        let liveModules = Set(list.filter { !$0.isReplaced }.map(\.module))
+        definitions[declared.name] = list.filter { !$0.isReplaced || liveModules.contains($0.module) }
+    }
+
+    /// The live declarations of a name, oldest first.
+    func live(_ name: String) -> [Definition] {
+        (definitions[name] ?? []).filter { !$0.isReplaced }
     }
 
     /// Marks variables as lost (the host that held the values is gone).
@@ -78,10 +116,13 @@ public struct SymbolTable: Sendable {
     @discardableResult
     mutating func markVariablesLost(after execution: Int = 0) -> [LostVariable] {
         var lost: [LostVariable] = []
-        for (name, definition) in definitions
-        where definition.kind == .var && !definition.isLost && definition.execution > execution {
-            definitions[name]?.isLost = true
-            lost.append(LostVariable(name: name, cell: definition.cellLabel, execution: definition.execution))
+        for (name, list) in definitions {
+            for index in list.indices {
+                let definition = list[index]
+                guard definition.kind == .var, !definition.isReplaced, !definition.isLost, definition.execution > execution else { continue }
+                definitions[name]?[index].isLost = true
+                lost.append(LostVariable(name: name, cell: definition.cellLabel, execution: definition.execution))
+            }
         }
         return lost.sorted { ($0.execution, $0.name) < ($1.execution, $1.name) }
     }
@@ -97,57 +138,13 @@ public struct SymbolTable: Sendable {
     /// The lost variables a cell refers to without defining them itself.
     func lostReferences(in analysis: CellAnalysis) -> [(name: String, definition: Definition)] {
         analysis.references.subtracting(analysis.definedNames).sorted().compactMap { name in
-            guard let definition = definitions[name], definition.isLost else { return nil }
+            guard let definition = live(name).last, definition.isLost else { return nil }
             return (name, definition)
         }
     }
 
-    /// The scoped imports and modules to link for a cell.
-    /// - Parameters:
-    ///   - analysis: the cell.
-    ///   - loadingTypeModules: also load every module that declares a type.
-    func dependencies(of analysis: CellAnalysis, loadingTypeModules: Bool = false) -> (imports: [String], modules: [String]) {
-        let names = analysis.identifiers.subtracting(analysis.definedNames)
-        let loaded = moduleWideModules + (loadingTypeModules ? typeModules.filter { !moduleWideModules.contains($0) } : [])
-        return scopedImports(of: names, loading: loaded)
-    }
-
-    /// The one builder of a cell's import lines: a scoped testable import of the newest
-    /// definition of each name (`@testable import var Cell3.x`), and an import of each
-    /// module to load whole or through its marker type.
-    /// - Parameters:
-    ///   - names: names the cell may use; those not defined in earlier cells are skipped.
-    ///   - modules: cell modules to load (extensions, operators, types).
-    /// - Returns: the import lines and the modules to link, in a stable order.
-    func scopedImports(of names: some Collection<String>, loading modules: [String]) -> (imports: [String], modules: [String]) {
-        var lines: [String] = []
-        var linked: [String] = []
-        for name in names.sorted() {
-            guard let definition = definitions[name] else { continue }
-            // Operator functions cannot be imported by name; their module is imported whole.
-            guard let first = name.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else { continue }
-            lines.append("@testable import \(definition.kind.rawValue) \(definition.module).\(name)")
-            if !linked.contains(definition.module) { linked.append(definition.module) }
-        }
-        for module in modules {
-            lines.append(wholeModules.contains(module)
-                ? "@testable import \(module)"
-                : "@testable import enum \(module).\(RuntimeNames.moduleMarker)")
-            if !linked.contains(module) { linked.append(module) }
-        }
-        return (lines, linked)
-    }
-
-    /// Every defined name with its newest definition, sorted by name.
+    /// Every defined name with its newest live definition, sorted by name.
     public var newestDefinitions: [(name: String, definition: Definition)] {
-        definitions.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    }
-
-    /// The imports a completion document needs so it sees exactly what the next cell
-    /// would: every earlier name, and every module that declares types or module-wide
-    /// declarations (a value of an older type reaches the cell through a variable, and its
-    /// members must complete).
-    public func completionImports() -> [String] {
-        scopedImports(of: definitions.keys, loading: moduleWideModules + typeModules.filter { !moduleWideModules.contains($0) }).imports
+        definitions.keys.sorted().compactMap { name in live(name).last.map { (name, $0) } }
     }
 }

@@ -114,7 +114,9 @@ struct CrashReport: Sendable {
         for frame in cellFrames {
             let configuration = ChildProcess.Configuration(
                 executable: symbolizer.path,
-                arguments: ["--functions=none", "--inlining=false", "--obj=\(frame.library)", "0x" + String(frame.offset, radix: 16)])
+                // Inlined frames too: in an optimised cell, a failed bounds check is code of the
+                // standard library inlined into the cell's line (issue 23).
+                arguments: ["--functions=none", "--inlining=true", "--obj=\(frame.library)", "0x" + String(frame.offset, radix: 16)])
             guard let completion = try? ChildProcess.run(configuration), completion.status == .exited(code: 0) else { continue }
             if let location = Self.cellLine(in: completion.text) { return location }
         }

@@ -50,9 +50,12 @@ final class CellParserClient: @unchecked Sendable {
     func warmUp() { try? ensureRunning() }
 
     /// Parses and classifies a cell.
+    /// - Parameter marksTypes: add `@usableFromInline` to its types and overridable class
+    ///   members (see ``CellEngine``, which compiles without when they do not compile).
     /// - Throws: ``CellParserError``.
-    func analyze(_ source: String, bindingsAreLocal: Bool, cancellation: CellCancellation?) throws(CellParserError) -> CellAnalysis {
-        switch try request(.analyze(source: source, bindingsAreLocal: bindingsAreLocal), source: source,
+    func analyze(_ source: String, bindingsAreLocal: Bool, marksTypes: Bool = true,
+                 cancellation: CellCancellation?) throws(CellParserError) -> CellAnalysis {
+        switch try request(.analyze(source: source, bindingsAreLocal: bindingsAreLocal, marksTypes: marksTypes), source: source,
                            cancellation: cancellation) {
         case .analysis(let analysis): return analysis
         case .rejected(let message): throw .refused(message)

@@ -1,0 +1,160 @@
+"""Completion and inspection as a student meets them: JupyterLab 4 in Debian's Chromium,
+driven by Playwright (issue 23).
+
+A notebook loads a photo; in the next cell the test types what a student types and presses
+Tab or Shift-Tab, then reads the editor and the completer or tooltip:
+- overloaded methods (`photo.grays`, `photo.resiz`): Tab lists the method and Enter
+  inserts its name and an opening parenthesis, never empty argument slots;
+- Shift-Tab while typing an argument label (`try Model(contentsOf`) shows the
+  initialiser's signature and documentation.
+
+Screenshots of each step are kept in .build/test-artifacts/browser-completion/ (gitignored).
+"""
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTEFACTS = ROOT / ".build" / "test-artifacts" / "browser-completion"
+CHROMIUM = os.environ.get("BENCHBOOK_CHROMIUM", "/usr/bin/chromium")
+PHOTO = ROOT / "notebooks" / "data" / "photos" / "chelsea.png"
+KERNEL_NAME = os.environ.get("BENCHBOOK_KERNEL_NAME", "swift")
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab serving a two-cell notebook in a temporary directory."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (scripts/apt-packages.txt)")
+    if not PHOTO.exists():
+        pytest.skip(f"{PHOTO} is missing: run `make notebook-data`")
+    root = tmp_path_factory.mktemp("lab")
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": KERNEL_NAME, "display_name": "Swift", "language": "swift"}
+    notebook.cells = [nbformat.v4.new_code_cell(f'let photo = try Image(contentsOfFile: "{PHOTO}")'),
+                      nbformat.v4.new_code_cell("")]
+    nbformat.write(notebook, root / "completion.ipynb")
+    port, token = free_port(), secrets.token_hex(16)
+    log = open(root / "jupyterlab.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+         f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        stdout=log, stderr=subprocess.STDOUT, cwd=root, env=os.environ.copy())
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+            break
+        except OSError:
+            if server.poll() is not None or time.time() > deadline:
+                server.kill()
+                pytest.fail("JupyterLab did not start: " + (root / "jupyterlab.log").read_text()[-3000:])
+            time.sleep(0.5)
+    try:
+        yield base, token, root
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+COMPLETER_ITEMS = """() => {
+    const completer = document.querySelector('.jp-Completer');
+    if (!completer || completer.classList.contains('lm-mod-hidden')) return null;
+    return [...completer.querySelectorAll('.jp-Completer-item .jp-Completer-match')].map(item => item.innerText);
+}"""
+
+
+def test_tab_inserts_names_and_shift_tab_shows_the_call(lab):
+    base, token, root = lab
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1300, "height": 900})
+        try:
+            page.goto(f"{base}/lab/tree/completion.ipynb?token={token}")
+            page.wait_for_selector(".jp-Notebook", timeout=120_000)
+            page.wait_for_function("() => !document.body.innerText.includes('Kernel starting')", timeout=120_000)
+            time.sleep(2)
+            cells = page.locator(".jp-Notebook .jp-CodeCell")
+            cells.nth(0).locator(".cm-content").click()
+            page.keyboard.press("Shift+Enter")
+            page.wait_for_function("() => document.querySelector('.jp-InputArea-prompt').innerText.includes('[1]')",
+                                   timeout=120_000)
+            editor = cells.nth(1).locator(".cm-content")
+
+            def type_fresh(text):
+                editor.click()
+                page.keyboard.press("Control+A")
+                page.keyboard.press("Delete")
+                page.keyboard.type(text)
+
+            for typed, expected in [("photo.grays", "photo.grayscale("), ("photo.resiz", "photo.resized(")]:
+                # The first request may start SourceKit-LSP and answer from the fallback
+                # (which has no members of a value): ask until the language server answers.
+                for _ in range(6):
+                    type_fresh(typed)
+                    page.keyboard.press("Tab")
+                    items, deadline = None, time.time() + 10
+                    while time.time() < deadline:
+                        items = page.evaluate(COMPLETER_ITEMS)
+                        if items or editor.inner_text() != typed:
+                            break
+                        time.sleep(0.2)
+                    if items or editor.inner_text() != typed:
+                        break
+                    page.keyboard.press("Escape")
+                page.screenshot(path=ARTEFACTS / f"{typed.replace('.', '-')}-tab.png")
+                if items:
+                    assert expected.split(".")[1] in items, items
+                    assert not any(", " in item or ": )" in item for item in items), f"empty argument slots: {items}"
+                    page.keyboard.press("Enter")
+                page.wait_for_function(f"() => document.querySelectorAll('.jp-CodeCell .cm-content')[1].innerText == {expected!r}",
+                                       timeout=10_000)
+                page.keyboard.press("Escape")
+
+            # A language server still busy with an earlier request answers from the
+            # fallback; a student presses Shift-Tab again.
+            text = ""
+            for _ in range(6):
+                type_fresh("let model = try Model(contentsOf")
+                page.keyboard.press("Shift+Tab")
+                try:
+                    text = page.wait_for_selector(".jp-Tooltip", timeout=10_000).inner_text()
+                except Exception:
+                    text = ""
+                if "Model(contentsOf: String" in text:
+                    break
+                page.keyboard.press("Escape")
+                time.sleep(1)
+            page.screenshot(path=ARTEFACTS / "model-shift-tab.png")
+            assert "Model(contentsOf: String" in text and "Loads a model file" in text, text
+        except Exception:
+            page.screenshot(path=ARTEFACTS / "failure.png", full_page=True)
+            shutil.copy(root / "jupyterlab.log", ARTEFACTS / "jupyterlab.log")
+            raise
+        finally:
+            browser.close()
