@@ -120,7 +120,42 @@ struct CrashReport: Sendable {
             guard let completion = try? ChildProcess.run(configuration), completion.status == .exited(code: 0) else { continue }
             if let location = Self.cellLine(in: completion.text) { return location }
         }
-        return nil
+        return mergedPathLocation(of: cellFrames[0], symbolizer: symbolizer)
+    }
+
+    /// Where a failure whose call has no line was entered from (see ``MergedFailurePath``):
+    /// `In[3], line 7`, or `In[3], line 7 or line 8` when two paths share the call.
+    private func mergedPathLocation(of frame: Frame, symbolizer: URL) -> String? {
+        let objdump = symbolizer.deletingLastPathComponent().appendingPathComponent("llvm-objdump")
+        let listing = ChildProcess.Configuration(executable: objdump.path,
+                                                 arguments: ["-d", "--no-show-raw-insn", frame.library])
+        guard let disassembly = try? ChildProcess.run(listing), disassembly.status == .exited(code: 0),
+              let function = MergedFailurePath(listing: disassembly.text, containing: frame.offset) else { return nil }
+        let addresses = function.instructions.map(\.address)
+        let lookup = ChildProcess.Configuration(
+            executable: symbolizer.path,
+            arguments: ["--functions=none", "--inlining=true", "--obj=\(frame.library)"] + addresses.map { "0x" + String($0, radix: 16) })
+        guard let symbolized = try? ChildProcess.run(lookup), symbolized.status == .exited(code: 0) else { return nil }
+        // One group of lines per address (its inlined frames), groups separated by a blank line.
+        let groups = symbolized.text.split(separator: "\n\n", omittingEmptySubsequences: false)
+        guard groups.count >= addresses.count else { return nil }
+        var lines: [UInt64: String] = [:]
+        for (address, group) in zip(addresses, groups) {
+            if let line = Self.cellLine(in: String(group)) { lines[address] = line }
+        }
+        var locations: [String] = []
+        for address in function.addresses(leadingToCallReturningTo: frame.offset, hasCellLine: { lines[$0] != nil }) {
+            if let location = lines[address], !locations.contains(location) { locations.append(location) }
+        }
+        return Self.joined(locations)
+    }
+
+    /// `In[3], line 7 or line 8` from `In[3], line 7` and `In[3], line 8`.
+    static func joined(_ locations: [String]) -> String? {
+        guard let first = locations.first else { return nil }
+        let cell = first.prefix { $0 != "," }
+        guard locations.allSatisfy({ $0.hasPrefix(cell + ", ") }) else { return locations.joined(separator: " or ") }
+        return String(cell) + ", " + locations.map { $0.dropFirst(cell.count + 2) }.joined(separator: " or ")
     }
 
     /// `In[7], line 3` from a symbolizer line such as `/work/In[7]:3:11`: the file of a
