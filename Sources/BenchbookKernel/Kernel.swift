@@ -58,7 +58,7 @@ public final class Kernel: @unchecked Sendable {
         while true {
             guard let request = readAhead.next() ?? channels.receive(on: channels.shell, channel: "shell") else { continue }
             handleShell(request)
-            while state.phase == .aborting { abortQueuedExecutions() }
+            abortQueuedExecutions()
         }
     }
 

@@ -13,6 +13,9 @@ struct ShellQueue {
         messages.isEmpty ? nil : messages.removeFirst()
     }
 
+    /// How many requests have been read ahead and not yet taken.
+    var count: Int { messages.count }
+
     /// Reads every request waiting on the shell socket, without blocking.
     mutating func fill(from channels: Channels) {
         while channels.shell.waitForInput(milliseconds: 0) {

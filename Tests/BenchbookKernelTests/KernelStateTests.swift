@@ -3,39 +3,41 @@ import Foundation
 import JupyterWire
 import Testing
 
-/// The execution counter and the stop_on_error abort rules.
+/// The execution counter and the stop_on_error abort rules: no clock, only what had arrived.
 @Suite struct ExecutionStateTests {
     @Test func theCountGrowsOnlyForStoredExecutions() {
         var state = ExecutionState()
         #expect(state.begin(storeHistory: true) == 1)
-        state.end(failed: false, stopOnError: true)
+        state.end(failed: false, stopOnError: true, queued: 0)
         #expect(state.begin(storeHistory: false) == 1, "silent or unstored executions keep the count")
-        state.end(failed: false, stopOnError: true)
+        state.end(failed: false, stopOnError: true, queued: 2)
+        #expect(state.phase == .idle, "a run that did not fail aborts nothing")
         #expect(state.begin(storeHistory: true) == 2)
-        state.end(failed: false, stopOnError: true)
+        state.end(failed: false, stopOnError: true, queued: 0)
         #expect(state.phase == .idle)
     }
 
-    @Test func aFailureWithStopOnErrorAbortsOnlyRequestsSentBeforeIt() throws {
+    @Test func aFailureWithStopOnErrorAbortsExactlyTheExecutionsThatHadArrived() {
         var state = ExecutionState()
         _ = state.begin(storeHistory: true)
-        state.end(failed: true, stopOnError: true)
-        #expect(state.phase == .aborting)
-        let failure = try #require(state.failureTime)
-        #expect(state.shouldAbort(sentAt: failure.addingTimeInterval(-1)), "queued before the failure")
-        #expect(!state.shouldAbort(sentAt: failure.addingTimeInterval(1)), "the user's next cell")
-        #expect(state.shouldAbort(sentAt: nil), "no date: part of the queue")
-        state.finishAborting()
-        #expect(state.phase == .idle)
-        #expect(!state.shouldAbort(sentAt: failure.addingTimeInterval(-1)))
+        state.end(failed: true, stopOnError: true, queued: 3)
+        #expect(state.phase == .aborting(remaining: 3))
+        #expect(state.take(isExecute: true) == .abort)
+        #expect(state.take(isExecute: false) == .serve, "a completion request queued behind it is served")
+        #expect(state.isAborting)
+        #expect(state.take(isExecute: true) == .abort)
+        #expect(state.phase == .idle, "the fourth request, sent after the reply, is not taken here")
+        #expect(state.begin(storeHistory: true) == 2, "the next cell runs")
     }
 
-    @Test func aFailureWithoutStopOnErrorAbortsNothing() {
+    @Test func aFailureWithNothingQueuedOrWithoutStopOnErrorAbortsNothing() {
         var state = ExecutionState()
         _ = state.begin(storeHistory: true)
-        state.end(failed: true, stopOnError: false)
+        state.end(failed: true, stopOnError: true, queued: 0)
+        #expect(state.phase == .idle && !state.isAborting)
+        _ = state.begin(storeHistory: true)
+        state.end(failed: true, stopOnError: false, queued: 4)
         #expect(state.phase == .idle)
-        #expect(!state.shouldAbort(sentAt: nil))
     }
 
     @Test func startingDuringAnExecutionIsAProgrammingError() async {
@@ -43,6 +45,13 @@ import Testing
             var state = ExecutionState()
             _ = state.begin(storeHistory: true)
             _ = state.begin(storeHistory: true)
+        }
+    }
+
+    @Test func takingWithoutAFailureIsAProgrammingError() async {
+        await #expect(processExitsWith: .failure) {
+            var state = ExecutionState()
+            _ = state.take(isExecute: true)
         }
     }
 }
@@ -78,7 +87,7 @@ import Testing
     }
 }
 
-/// Reading the client's header date, which decides late interrupts and aborted queues.
+/// Reading the client's header date, which tells an interrupt meant for an earlier cell of the same session.
 @Suite struct MessageDateTests {
     @Test(arguments: [
         ("2026-12-01T10:00:00.123456Z", 1_796_119_200.123456),
@@ -93,27 +102,6 @@ import Testing
         let date = try #require(header.sentDate)
         #expect(abs(date.timeIntervalSince1970 - seconds) < 0.000_001)
         #expect(header.clientStamp.session == "s")
-    }
-
-    /// The user's next cell, sent after a failure was reported but within the same
-    /// millisecond, runs; read to the millisecond, it was taken for part of the failed queue.
-    @Test func aRequestSentJustAfterAFailureIsNotAborted() throws {
-        var state = ExecutionState()
-        _ = state.begin(storeHistory: true)
-        state.end(failed: true, stopOnError: true)
-        let failure = try #require(state.failureTime).timeIntervalSince1970
-        // Halfway between the failure and the end of its millisecond, written as
-        // jupyter_client writes dates (six fraction digits).
-        let millisecondEnd = ((failure * 1000).rounded(.down) + 1) / 1000
-        let sent = failure + (millisecondEnd - failure) / 2
-        let wholeSeconds = sent.rounded(.down)
-        let micros = min(999_999, Int(((sent - wholeSeconds) * 1_000_000).rounded(.up)))
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        var header = MessageHeader(messageType: "execute_request", session: "s")
-        header.date = formatter.string(from: Date(timeIntervalSince1970: wholeSeconds))
-            .replacingOccurrences(of: "Z", with: String(format: ".%06dZ", micros))
-        #expect(!state.shouldAbort(sentAt: header.sentDate), "\(header.date) against \(failure)")
     }
 
     @Test func anUnreadableDateGivesNoStamp() {

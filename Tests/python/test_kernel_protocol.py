@@ -1,12 +1,15 @@
 """The kernel against a real jupyter_client: signing, bad input, control during a long
 cell, heartbeat, execution counting, stdin. Every test starts its own kernel."""
+import datetime
 import json
 import time
 
+import pytest
 import zmq
 from jupyter_client.session import Session
 
 from kernel_helpers import RUNNING_MARKER, collect, errors, results, run_cell, text_of
+from test_comms_widgets import send_comm
 
 
 def connection(km):
@@ -188,6 +191,40 @@ def test_stop_on_error_aborts_queued_cells(kernel):
     content, outputs = collect(kc, queued)
     assert content["status"] == "aborted"
     assert text_of(outputs) == ""
+
+
+@pytest.mark.parametrize("skew_hours", [1, -1])
+def test_stop_on_error_aborts_what_had_arrived_whatever_the_clients_clock(kernel, skew_hours):
+    """The requests queued behind a failure are aborted and the user's next cell runs, with
+    header dates an hour ahead of the kernel's clock or an hour behind it. The user's next
+    cell arrives while the kernel still serves the queue (a comm message that takes 0.5 s)."""
+    km, kc = kernel
+    run_cell(kc, 'import Foundation\nCommTargets.register("bench.slow") { comm, _ in\n'
+                 '    comm.onMessage { _ in usleep(500_000) }\n}')
+    send_comm(kc, "comm_open", {"comm_id": "slow", "target_name": "bench.slow", "data": {}})
+
+    def send(msg_type, content):
+        msg = kc.session.msg(msg_type, content)
+        msg["header"]["date"] = msg["header"]["date"] + datetime.timedelta(hours=skew_hours)
+        kc.shell_channel.send(msg)
+        return msg["header"]["msg_id"]
+
+    def execute(code):
+        return send("execute_request", {"code": code, "silent": False, "store_history": True,
+                                        "user_expressions": {}, "allow_stdin": False, "stop_on_error": True})
+
+    failing = execute("usleep(300_000)\nstruct Boom: Error {}\nthrow Boom()")
+    send("comm_msg", {"comm_id": "slow", "data": {}})
+    queued = execute('print("queued")')
+    content, _ = collect(kc, failing)
+    assert content["status"] == "error", content
+    after = execute('print("sent after the error")')
+    content, outputs = collect(kc, queued)
+    assert content["status"] == "aborted", content
+    assert text_of(outputs) == ""
+    content, outputs = collect(kc, after)
+    assert content["status"] == "ok", content
+    assert text_of(outputs) == "sent after the error\n"
 
 
 def test_input_request_and_refusal(kernel):

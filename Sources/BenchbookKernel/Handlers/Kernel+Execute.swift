@@ -38,26 +38,22 @@ extension Kernel {
             content["user_expressions"] = [:]
             content["payload"] = []
         }
-        state.end(failed: failure != nil, stopOnError: stopOnError)
+        // What has arrived by now was sent before the client saw this reply: with
+        // stop_on_error, a failure aborts exactly those execute requests (ExecutionState).
+        if failure != nil && stopOnError { readAhead.fill(from: channels) }
+        state.end(failed: failure != nil, stopOnError: stopOnError, queued: readAhead.count)
         channels.reply(on: channels.shell, to: request, type: "execute_reply", content: content,
                        metadata: ["status": content["status"] ?? "ok"])
     }
 
-    /// Answers every execute request already queued with `aborted` (stop_on_error).
-    /// Called after the failed request's `idle`, so each request's status pair stays together.
+    /// Takes the requests that had arrived when a cell failed with `stop_on_error`: execute
+    /// requests are answered `aborted`, others are served. Called after the failed request's
+    /// `idle`, so each request's status pair stays together.
     func abortQueuedExecutions() {
-        while true {
-            readAhead.fill(from: channels)
-            guard let queued = readAhead.next() else { break }
-            if queued.type != "execute_request" {
+        while state.isAborting, let queued = readAhead.next() {
+            guard state.take(isExecute: queued.type == "execute_request") == .abort else {
                 handleShell(queued)
                 continue
-            }
-            guard state.shouldAbort(sentAt: queued.header.sentDate) else {
-                // Sent after the failure was reported: the user's next cell, not the queue.
-                state.finishAborting()
-                handleShell(queued)
-                return
             }
             channels.publishStatus("busy", parent: queued)
             channels.reply(on: channels.shell, to: queued, type: "execute_reply", content: [
@@ -65,6 +61,5 @@ extension Kernel {
             ], metadata: ["status": "aborted"])
             channels.publishStatus("idle", parent: queued)
         }
-        state.finishAborting()
     }
 }
