@@ -34,6 +34,10 @@ public struct ConnectionInfo: Sendable, Decodable {
         iopubPort = try c.decode(Int.self, forKey: .iopubPort)
         heartbeatPort = try c.decode(Int.self, forKey: .heartbeatPort)
         signatureScheme = try c.decodeIfPresent(String.self, forKey: .signatureScheme) ?? "hmac-sha256"
+        // Only an explicit "" means "no signing"; a null key is a broken file, not a choice.
+        if c.contains(.key), try c.decodeNil(forKey: .key) {
+            throw DecodingError.valueNotFound(String.self, .init(codingPath: [CodingKeys.key], debugDescription: "null"))
+        }
         key = try c.decodeIfPresent(String.self, forKey: .key) ?? ""
         curvePublicKey = try c.decodeIfPresent(String.self, forKey: .curvePublicKey)
         curveSecretKey = try c.decodeIfPresent(String.self, forKey: .curveSecretKey)
@@ -53,6 +57,22 @@ public struct ConnectionInfo: Sendable, Decodable {
         } catch {
             throw .invalid(path: path, reason: "not a JSON object")
         }
+        if let field = outOfRangePort {
+            throw .invalid(path: path, reason: "'\(field)' is not a port number from 1 to 65535 (ZeroMQ would bind another port)")
+        }
+    }
+
+    /// Every port with its field name.
+    var ports: KeyValuePairs<String, Int> {
+        ["shell_port": shellPort, "control_port": controlPort, "stdin_port": stdinPort,
+         "iopub_port": iopubPort, "hb_port": heartbeatPort]
+    }
+
+    /// The first port field outside 1...65535, for TCP. Port 0 ("pick a free port") is refused
+    /// too: the kernel has no way to tell the client which port it picked.
+    var outOfRangePort: String? {
+        guard transport == "tcp" else { return nil }
+        return ports.first { !(1...65535).contains($0.value) }?.key
     }
 
     /// The ZeroMQ endpoint of a port: `tcp://ip:port`, or `ipc://ip-port` for ipc.

@@ -155,6 +155,24 @@ final class ConnectionFileTests: XCTestCase {
         }
     }
 
+    /// Ports outside 1...65535 were wrapped by ZeroMQ (-1 bound 65535, 1e5 bound 34464); a
+    /// null key started the kernel unsigned. Both are errors now; an explicit "" is still allowed.
+    func testPortsOutOfRangeAndANullKeyAreErrors() throws {
+        func file(shell: String, key: String = #""k""#) -> String {
+            #"{"shell_port": \#(shell), "iopub_port": 2, "stdin_port": 3, "control_port": 4, "hb_port": 5, "key": \#(key)}"#
+        }
+        for port in ["-1", "0", "65536", "1e5", "100000"] {
+            XCTAssertThrowsError(try ConnectionInfo(contentsOf: write(file(shell: port))), port) {
+                XCTAssertTrue(String(describing: $0).contains("'shell_port' is not a port number from 1 to 65535"), "\(port): \($0)")
+            }
+        }
+        XCTAssertEqual(try ConnectionInfo(contentsOf: write(file(shell: "65535"))).shellPort, 65535)
+        XCTAssertThrowsError(try ConnectionInfo(contentsOf: write(file(shell: "1", key: "null")))) {
+            XCTAssertTrue(String(describing: $0).contains("'key' is null"), "\($0)")
+        }
+        XCTAssertEqual(try ConnectionInfo(contentsOf: write(file(shell: "1", key: #""""#))).key, "")
+    }
+
     func testCurveKeysAreRead() throws {
         let pair = try CurveServerKey.generatePair()
         let path = try write(#"{"shell_port": 1, "iopub_port": 2, "stdin_port": 3, "control_port": 4, "hb_port": 5, "key": "k", "curve_publickey": "\#(pair.publicKey)", "curve_secretkey": "\#(pair.secretKey)"}"#)

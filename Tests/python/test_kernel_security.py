@@ -315,6 +315,23 @@ def test_a_broken_connection_file_is_named_without_its_contents(tmp_path):
     assert secret not in done.stderr + done.stdout
 
 
+@pytest.mark.parametrize("field,value,said", [
+    ("shell_port", -1, "'shell_port' is not a port number from 1 to 65535"),      # bound 65535 before
+    ("hb_port", 100000, "'hb_port' is not a port number from 1 to 65535"),        # bound 34464 before
+    ("iopub_port", 0, "'iopub_port' is not a port number from 1 to 65535"),       # the client could not learn it
+    ("key", None, "'key' is null"),                                               # started unsigned before
+])
+def test_a_port_out_of_range_or_a_null_key_stops_the_kernel(tmp_path, field, value, said):
+    info = {"transport": "tcp", "ip": "127.0.0.1", "key": "k", "signature_scheme": "hmac-sha256",
+            "shell_port": 40101, "iopub_port": 40102, "stdin_port": 40103, "control_port": 40104, "hb_port": 40105}
+    info[field] = value
+    path = tmp_path / "kernel-bad.json"
+    path.write_text(json.dumps(info))
+    done = subprocess.run([kernel_binary(), "-f", str(path)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2, done
+    assert str(path) in done.stderr and said in done.stderr, done.stderr
+
+
 def free_ports(n):
     import socket
     sockets = [socket.socket() for _ in range(n)]
