@@ -9,23 +9,40 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <unistd.h>
 
 // Every syscall of host snapshots lives here. The copy's side runs only async-signal-safe
 // calls until it is promoted: other threads of the host may have held locks at fork time.
 
 enum { MAX_COPIES = 64 };
-static pid_t copies[MAX_COPIES];
-static int copy_count;
+/// Copies of this process that have not been reaped yet.
+static atomic_int live_copies;
 
-static void reap_exited_copies(void) {
-    int kept = 0;
-    for (int index = 0; index < copy_count; ++index) {
-        int status;
-        pid_t result = waitpid(copies[index], &status, WNOHANG);
-        if (result == 0) copies[kept++] = copies[index];
-    }
-    copy_count = kept;
+/// A copy's reaper: a thread of the host that waits for that one copy to exit, so a
+/// released copy does not stay a zombie until the next snapshot (it did, for the kernel's
+/// whole life between cells). It waits for that pid only: the children a cell starts are
+/// left to the cell.
+static void *reap_copy(void *argument) {
+    pid_t copy = (pid_t)(intptr_t)argument;
+    int status;
+    while (waitpid(copy, &status, 0) < 0 && errno == EINTR) {}
+    atomic_fetch_sub(&live_copies, 1);
+    return NULL;
+}
+
+/// Starts the reaper of `copy`; 0 on success.
+static int start_reaper(pid_t copy) {
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0) return -1;
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attributes, 64 * 1024);
+    pthread_t thread;
+    int started = pthread_create(&thread, &attributes, reap_copy, (void *)(intptr_t)copy);
+    pthread_attr_destroy(&attributes);
+    return started;
 }
 
 static int send_announcement(pid_t copy, long after_cell, int kernel_end) {
@@ -100,8 +117,7 @@ static void wait_as_copy(int socket) {
 
 bb_snapshot_result bb_take_snapshot(long after_cell) {
     if (fcntl(BB_SNAPSHOT_DESCRIPTOR, F_GETFD) < 0) return BB_SNAPSHOT_FAILED;
-    reap_exited_copies();
-    if (copy_count == MAX_COPIES) return BB_SNAPSHOT_FAILED;
+    if (atomic_load(&live_copies) >= MAX_COPIES) return BB_SNAPSHOT_FAILED;
     int ends[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) return BB_SNAPSHOT_FAILED;
     fflush(NULL);
@@ -113,11 +129,21 @@ bb_snapshot_result bb_take_snapshot(long after_cell) {
     }
     if (copy == 0) {
         close(ends[0]);
+        // The host's reapers did not survive the fork; their copies are not this one's children.
+        atomic_store(&live_copies, 0);
         wait_as_copy(ends[1]);
         return BB_SNAPSHOT_PROMOTED;
     }
     close(ends[1]);
-    copies[copy_count++] = copy;
+    atomic_fetch_add(&live_copies, 1);
+    if (start_reaper(copy) != 0) {
+        // Without its reaper the copy would stay a zombie: end it now (it gets end-of-file).
+        close(ends[0]);
+        int status;
+        while (waitpid(copy, &status, 0) < 0 && errno == EINTR) {}
+        atomic_fetch_sub(&live_copies, 1);
+        return BB_SNAPSHOT_FAILED;
+    }
     int announced = send_announcement(copy, after_cell, ends[0]);
     close(ends[0]);
     if (announced != 0) {

@@ -181,3 +181,33 @@ def test_libtorch_loads_only_with_the_first_pytorch_model(kernel):
     reply, outputs = run_cell(kc, f'try Model(contentsOf: "{os.path.abspath(models)}/fashion_cnn.ptl").labels?.count')
     assert results(outputs) == ["Optional(10)"], reply
     assert mapped(host, "libtorch_cpu") and mapped(host, "libBenchbookTorch")
+
+
+def descendants_with_state(pid):
+    """(pid, state letter) of every process below `pid`."""
+    found, pending = [], [pid]
+    while pending:
+        for child, _ in children(pending.pop()):
+            try:
+                with open(f"/proc/{child}/stat") as stat:
+                    fields = stat.read()
+            except OSError:
+                continue
+            found.append((child, fields[fields.rindex(")") + 2]))
+            pending.append(child)
+    return found
+
+
+def test_released_snapshots_do_not_stay_zombies(kernel):
+    """Each cell replaces the host's snapshot; the one it releases exits and is reaped at once
+    (it stayed a zombie until the next cell, for the kernel's whole life)."""
+    km, kc = kernel
+    for value in range(3):
+        run_cell(kc, f"let kept{value} = {value}")
+    deadline = time.time() + 20   # a hang guard: reaping takes milliseconds
+    while time.time() < deadline:
+        tree = descendants_with_state(kernel_pid(km))
+        if len(tree) >= 2 and not [pid for pid, state in tree if state == "Z"]:
+            break
+        time.sleep(0.1)
+    assert not [pid for pid, state in tree if state == "Z"], tree

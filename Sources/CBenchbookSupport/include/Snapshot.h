@@ -26,7 +26,8 @@ typedef enum {
 /// kernel sends `promote` with six descriptors, they become descriptors 0–5 and
 /// this function returns BB_SNAPSHOT_PROMOTED in the copy.
 ///
-/// The host reaps copies that have exited on each call.
+/// Each copy has a reaper thread in the host that waits for it, so a released copy is
+/// reaped as soon as it exits.
 bb_snapshot_result bb_take_snapshot(long after_cell);
 
 #endif
