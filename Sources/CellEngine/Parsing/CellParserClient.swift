@@ -28,8 +28,13 @@ enum CellParserError: Error, Sendable, Equatable {
 /// a ``CellCancellation`` passed in may be cancelled from any thread.
 final class CellParserClient: @unchecked Sendable {
     /// How long a cell's parse may take: normal cells take milliseconds; text that makes
-    /// Swift's parser slow (deeply nested square brackets) is refused after this.
-    static let timeout = 1.5
+    /// Swift's parser slow (deeply nested square brackets, slow at a few kilobytes) is
+    /// refused after 1.5 s. A long cell gets 0.1 s more per megabyte: a 50 MB cell (a
+    /// pasted data dump) parses in about a second on a quiet machine, and was refused under
+    /// load with a flat bound.
+    static func timeout(forBytes count: Int) -> Double {
+        1.5 + Double(count) / 10_000_000
+    }
     /// The parser's memory cap.
     static let limits = ResourceLimits(addressSpaceBytes: 4 << 30)
 
@@ -104,42 +109,44 @@ final class CellParserClient: @unchecked Sendable {
             let body = try JSONEncoder().encode(request)
             try toParser.write(all: Framing.frame(body))
         } catch {
-            try failed(process, cancellation: cancellation, source: source, timedOut: false)
+            try failed(process, cancellation: cancellation, source: source, timedOut: nil)
         }
-        let deadline = ContinuousClock.now + .seconds(Self.timeout)
+        let timeout = Self.timeout(forBytes: source.utf8.count)
+        let deadline = ContinuousClock.now + .seconds(timeout)
         var decoder = Framing.Decoder()
         while true {
             let left = deadline - ContinuousClock.now
-            guard left > .zero else { try failed(process, cancellation: cancellation, source: source, timedOut: true) }
+            guard left > .zero else { try failed(process, cancellation: cancellation, source: source, timedOut: timeout) }
             let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000, 60_000))
             _ = try? FileDescriptor.poll([fromParser], timeout: max(1, milliseconds))
             switch try? fromParser.read() {
             case .bytes(let bytes)?:
                 guard let payloads = try? decoder.append(bytes) else {
-                    try failed(process, cancellation: cancellation, source: source, timedOut: false)
+                    try failed(process, cancellation: cancellation, source: source, timedOut: nil)
                 }
                 if let payload = payloads.first {
                     guard let response = try? JSONDecoder().decode(ParserResponse.self, from: Data(payload)) else {
-                        try failed(process, cancellation: cancellation, source: source, timedOut: false)
+                        try failed(process, cancellation: cancellation, source: source, timedOut: nil)
                     }
                     return response
                 }
             case .wouldBlock?:
                 continue
             case .endOfFile?, nil:
-                try failed(process, cancellation: cancellation, source: source, timedOut: false)
+                try failed(process, cancellation: cancellation, source: source, timedOut: nil)
             }
         }
     }
 
     /// Stops a parser that did not answer and says why.
+    /// - Parameter timedOut: the bound it exceeded, or nil when it failed otherwise.
     private func failed(_ process: ChildProcess, cancellation: CellCancellation?, source: String,
-                        timedOut: Bool) throws(CellParserError) -> Never {
+                        timedOut: Double?) throws(CellParserError) -> Never {
         process.kill()
         let status = process.waitForExit()
         stop()
         if cancellation?.isCancelled == true { throw .cancelled }
-        if timedOut { throw .timedOut(seconds: Self.timeout, nesting: NestingScan(source)) }
+        if let timedOut { throw .timedOut(seconds: timedOut, nesting: NestingScan(source)) }
         throw .crashed(status)
     }
 }
