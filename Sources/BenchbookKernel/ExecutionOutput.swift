@@ -11,6 +11,8 @@ final class ExecutionOutput: CellOutput, @unchecked Sendable {
     private let allowStdin: Bool
     /// The plain text of the result, kept for the history's output.
     private(set) var resultText: String?
+    /// The result's MIME bundle, kept for `user_expressions`.
+    private(set) var resultData: JSONValue?
 
     init(kernel: Kernel, request: Message, executionCount: Int, silent: Bool, allowStdin: Bool) {
         self.kernel = kernel
@@ -48,6 +50,7 @@ final class ExecutionOutput: CellOutput, @unchecked Sendable {
 
     func result(data: JSONValue, metadata: JSONValue) {
         resultText = data["text/plain"]?.stringValue
+        resultData = data
         guard !silent else { return }
         kernel.channels.publish("execute_result", parent: request, content: [
             "data": data, "metadata": metadata, "execution_count": .number(Double(executionCount)),

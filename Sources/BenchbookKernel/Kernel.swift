@@ -24,6 +24,8 @@ public final class Kernel: @unchecked Sendable {
     var readAhead = ShellQueue()
     /// CPU and memory of the kernel's processes for `usage_request`. Control thread only.
     let resourceUsage = ResourceUsage()
+    /// The Swift version of the toolchain that compiles cells, for `kernel_info`.
+    let toolchainVersion: String
 
     /// Binds the sockets of a connection file, then makes the engine.
     ///
@@ -39,7 +41,19 @@ public final class Kernel: @unchecked Sendable {
     public init(connection: ConnectionInfo, listening: [Int: Int32] = [:], makeEngine: () -> CellEngine) throws {
         channels = try Channels(connection: connection, listening: listening)
         engine = makeEngine()
+        toolchainVersion = engine.configuration.toolchainVersion ?? Self.builtWithSwift
         channels.answerUndecodable = { [unowned self] in answerUndecodable($0, on: $1) }
+    }
+
+    /// The Swift version the kernel itself was built with.
+    static var builtWithSwift: String {
+        #if swift(>=6.3)
+        "6.3"
+        #elseif swift(>=6.2)
+        "6.2"
+        #else
+        "6"
+        #endif
     }
 
     /// Serves until a shutdown request; never returns.

@@ -60,6 +60,18 @@ public struct EngineConfiguration: Sendable {
     /// The directory of `swiftc`, `swift-frontend`, `clang` and `sourcekit-lsp`.
     public var toolsDirectory: URL { compiler.deletingLastPathComponent() }
 
+    /// The version of the toolchain that compiles cells (`6.3.1`), read from the standard
+    /// library's interface header (`// swift-compiler-version: Swift version 6.3.1 (…)`), which
+    /// costs a file read instead of starting the compiler; nil when it cannot be read.
+    public var toolchainVersion: String? {
+        let interface = toolsDirectory.appendingPathComponent(
+            "../lib/swift/linux/Swift.swiftmodule/\(Self.targetTriple).swiftinterface").standardizedFileURL
+        guard let handle = try? FileHandle(forReadingFrom: interface) else { return nil }
+        defer { try? handle.close() }
+        let head = String(decoding: (try? handle.read(upToCount: 1024)) ?? Data(), as: UTF8.self)
+        return head.firstMatch(of: /swift-compiler-version: Swift version ([0-9][0-9.]*)/).map { String($0.1) }
+    }
+
     /// The toolchain's in-process SourceKit, which the cell compiler loads.
     public var sourceKitLibrary: URL {
         toolsDirectory.appendingPathComponent("../lib/libsourcekitdInProc.so").standardizedFileURL

@@ -256,3 +256,26 @@ def test_comm_open_for_unknown_target_is_closed(kernel):
     kc.comm_info()
     reply = kc.get_shell_msg(timeout=10)
     assert reply["content"]["comms"] == {}
+
+
+def test_user_expressions_are_evaluated_after_the_cell(kernel):
+    km, kc = kernel
+    msg_id = kc.execute("let side = 7", user_expressions={"area": "side * side", "label": '"side \\(side)"',
+                                                         "broken": "side.nothing"})
+    reply, outputs = collect(kc, msg_id)
+    assert reply["status"] == "ok", reply
+    answers = reply["user_expressions"]
+    assert answers["area"] == {"status": "ok", "data": {"text/plain": "49"}, "metadata": {}}, answers
+    assert answers["label"]["data"]["text/plain"] == '"side 7"', answers
+    assert answers["broken"]["status"] == "error" and "nothing" in answers["broken"]["evalue"], answers
+    assert [m for m in outputs if m["msg_type"] in ("execute_result", "stream", "error")] == [], "silent"
+    again, _ = run_cell(kc, "side")
+    assert again["execution_count"] == reply["execution_count"] + 1, "the expressions are not counted"
+
+
+def test_kernel_info_names_the_toolchain_that_compiles_cells(kernel):
+    import subprocess
+    km, kc = kernel
+    version = kc.kernel_info(reply=True)["content"]["language_info"]["version"]
+    said = subprocess.run(["swiftc", "--version"], capture_output=True, text=True).stdout
+    assert f"Swift version {version} " in said, (version, said)

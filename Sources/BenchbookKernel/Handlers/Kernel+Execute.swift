@@ -35,7 +35,8 @@ extension Kernel {
             content["status"] = "error"
         } else {
             content["status"] = "ok"
-            content["user_expressions"] = [:]
+            content["user_expressions"] = .object(evaluate(request.content["user_expressions"]?.objectValue ?? [:],
+                                                           for: request, executionCount: count))
             content["payload"] = []
         }
         // What has arrived by now was sent before the client saw this reply: with
@@ -44,6 +45,25 @@ extension Kernel {
         state.end(failed: failure != nil, stopOnError: stopOnError, queued: readAhead.count)
         channels.reply(on: channels.shell, to: request, type: "execute_reply", content: content,
                        metadata: ["status": content["status"] ?? "ok"])
+    }
+
+    /// Evaluates a request's `user_expressions` after its cell ran without error, each as a
+    /// silent cell: `{"status": "ok", "data": <its result's MIME bundle>, "metadata": {}}`, or
+    /// the error as in an error reply. A front end reads state this way without a cell of
+    /// its own in the history.
+    func evaluate(_ expressions: [String: JSONValue], for request: Message, executionCount: Int) -> [String: JSONValue] {
+        var answers: [String: JSONValue] = [:]
+        for (name, expression) in expressions.sorted(by: { $0.key < $1.key }) {
+            let output = ExecutionOutput(kernel: self, request: request, executionCount: executionCount, silent: true, allowStdin: false)
+            let code = expression.stringValue ?? ""
+            if let failure = engine.execute(code, label: "In[\(executionCount)+]", stamp: request.header.clientStamp, output: output) {
+                answers[name] = ["status": "error", "ename": .string(failure.name), "evalue": .string(failure.value),
+                                 "traceback": .array(failure.traceback.map(JSONValue.string))]
+            } else {
+                answers[name] = ["status": "ok", "data": output.resultData ?? [:], "metadata": [:]]
+            }
+        }
+        return answers
     }
 
     /// Takes the requests that had arrived when a cell failed with `stop_on_error`: execute

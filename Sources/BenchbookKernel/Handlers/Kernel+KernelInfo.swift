@@ -35,14 +35,7 @@ extension Kernel {
         ]
     }
 
-    /// The Swift version the kernel was built with (the cells use the same compiler).
-    var swiftVersion: String {
-        #if swift(>=6.3)
-        "6.3"
-        #elseif swift(>=6.2)
-        "6.2"
-        #else
-        "6"
-        #endif
-    }
+    /// The version of the toolchain that compiles the cells, read once; the compiler that
+    /// built the kernel when the toolchain does not say.
+    var swiftVersion: String { toolchainVersion }
 }
