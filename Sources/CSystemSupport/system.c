@@ -25,11 +25,6 @@ int bb_set_limit(pid_t pid, int resource, unsigned long long limit) {
     return prlimit(pid, (__rlimit_resource_t)resource, &value, NULL);
 }
 
-int bb_set_own_limit(int resource, unsigned long long limit) {
-    struct rlimit value = {(rlim_t)limit, (rlim_t)limit};
-    return setrlimit((__rlimit_resource_t)resource, &value);
-}
-
 int bb_limit_address_space(void) { return RLIMIT_AS; }
 int bb_limit_cpu_seconds(void) { return RLIMIT_CPU; }
 

@@ -21,9 +21,6 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// True for a clean `exit(0)`.
-    public var isSuccess: Bool { self == .exited(code: 0) }
-
     /// The signal's name and the system's description, for example
     /// "SIGSEGV (Segmentation fault)".
     public static func signalName(_ number: Int32) -> String {

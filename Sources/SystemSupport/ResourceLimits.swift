@@ -30,15 +30,4 @@ public struct ResourceLimits: Sendable, Equatable {
             throw SystemError("prlimit RLIMIT_CPU")
         }
     }
-
-    /// Applies the limits to this process (for a forked child, before it does the work).
-    /// - Throws: ``SystemError``.
-    public func applyToCurrentProcess() throws(SystemError) {
-        if let bytes = addressSpaceBytes, bb_set_own_limit(bb_limit_address_space(), bytes) != 0 {
-            throw SystemError("setrlimit RLIMIT_AS")
-        }
-        if let seconds = cpuSeconds, bb_set_own_limit(bb_limit_cpu_seconds(), seconds) != 0 {
-            throw SystemError("setrlimit RLIMIT_CPU")
-        }
-    }
 }

@@ -65,9 +65,6 @@ int bb_become_child_subreaper(void);
 int bb_limit_address_space(void);
 int bb_limit_cpu_seconds(void);
 
-/// Sets this process's own soft and hard limit of `resource`. Returns 0 or -1.
-int bb_set_own_limit(int resource, unsigned long long limit);
-
 /// Decoding a wait status (the W* macros).
 int bb_wait_exited(int status);
 int bb_wait_exit_code(int status);

@@ -74,11 +74,6 @@ final class HostSupervisor: @unchecked Sendable {
         self.background = background
     }
 
-    /// The host and cell phases, for tests and traces.
-    var phases: (host: SupervisorState.HostPhase, cell: SupervisorState.CellPhase) {
-        lock.withLock { (state.host, state.cell) }
-    }
-
     /// Starts the host (and loads the notebook library) without waiting for it.
     func prepare() {
         transition { $0.start() }
