@@ -89,8 +89,11 @@ def test_a_limit_that_is_not_a_size_stops_the_kernel_with_a_clear_message(tmp_pa
     from jupyter_client.kernelspec import KernelSpecManager
     spec = KernelSpecManager().get_kernel_spec(KERNEL_NAME)
     connection = tmp_path / "connection.json"
-    connection.write_text('{"transport": "tcp", "ip": "127.0.0.1", "shell_port": 0, "iopub_port": 0, '
-                          '"stdin_port": 0, "control_port": 0, "hb_port": 0, "key": "k", "signature_scheme": "hmac-sha256"}')
+    # Ports that are valid (the kernel refuses 0 and reads the connection file first); the
+    # kernel stops at the limit before it binds them.
+    connection.write_text('{"transport": "tcp", "ip": "127.0.0.1", "shell_port": 40121, "iopub_port": 40122, '
+                          '"stdin_port": 40123, "control_port": 40124, "hb_port": 40125, "key": "k", '
+                          '"signature_scheme": "hmac-sha256"}')
     argv = [part.replace("{connection_file}", str(connection)) for part in spec.argv]
     done = subprocess.run(argv, env=dict(os.environ, BENCHBOOK_OUTPUT_LIMIT="lots"), capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
