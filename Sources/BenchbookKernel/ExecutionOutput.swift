@@ -9,10 +9,10 @@ final class ExecutionOutput: CellOutput, @unchecked Sendable {
     private let executionCount: Int
     private let silent: Bool
     private let allowStdin: Bool
-    /// The plain text of the result, kept for the history's output.
-    private(set) var resultText: String?
     /// The result's MIME bundle, kept for `user_expressions`.
     private(set) var resultData: JSONValue?
+    /// The plain text of the result, kept for the history's output.
+    var resultText: String? { resultData?["text/plain"]?.stringValue }
 
     init(kernel: Kernel, request: Message, executionCount: Int, silent: Bool, allowStdin: Bool) {
         self.kernel = kernel
@@ -49,7 +49,6 @@ final class ExecutionOutput: CellOutput, @unchecked Sendable {
     }
 
     func result(data: JSONValue, metadata: JSONValue) {
-        resultText = data["text/plain"]?.stringValue
         resultData = data
         guard !silent else { return }
         kernel.channels.publish("execute_result", parent: request, content: [

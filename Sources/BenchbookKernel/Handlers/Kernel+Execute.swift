@@ -26,10 +26,7 @@ extension Kernel {
 
         var content: [String: JSONValue] = ["execution_count": .number(Double(count))]
         if let failure {
-            let error: [String: JSONValue] = [
-                "ename": .string(failure.name), "evalue": .string(failure.value),
-                "traceback": .array(failure.traceback.map(JSONValue.string)),
-            ]
+            let error = Self.errorContent(failure)
             if !silent { channels.publish("error", parent: request, content: error) }
             content.merge(error) { $1 }
             content["status"] = "error"
@@ -47,6 +44,13 @@ extension Kernel {
                        metadata: ["status": content["status"] ?? "ok"])
     }
 
+    /// The `ename`, `evalue` and `traceback` fields of an error, for the `error` message,
+    /// the error reply and a failed user expression.
+    static func errorContent(_ failure: CellError) -> [String: JSONValue] {
+        ["ename": .string(failure.name), "evalue": .string(failure.value),
+         "traceback": .array(failure.traceback.map(JSONValue.string))]
+    }
+
     /// Evaluates a request's `user_expressions` after its cell ran without error, each as a
     /// silent cell: `{"status": "ok", "data": <its result's MIME bundle>, "metadata": {}}`, or
     /// the error as in an error reply. A front end reads state this way without a cell of
@@ -57,8 +61,7 @@ extension Kernel {
             let output = ExecutionOutput(kernel: self, request: request, executionCount: executionCount, silent: true, allowStdin: false)
             let code = expression.stringValue ?? ""
             if let failure = engine.execute(code, label: "In[\(executionCount)+]", stamp: request.header.clientStamp, output: output) {
-                answers[name] = ["status": "error", "ename": .string(failure.name), "evalue": .string(failure.value),
-                                 "traceback": .array(failure.traceback.map(JSONValue.string))]
+                answers[name] = .object(Self.errorContent(failure).merging(["status": "error"]) { $1 })
             } else {
                 answers[name] = ["status": "ok", "data": output.resultData ?? [:], "metadata": [:]]
             }

@@ -30,8 +30,8 @@ final class CellParserClient: @unchecked Sendable {
     /// How long a cell's parse may take: normal cells take milliseconds; text that makes
     /// Swift's parser slow (deeply nested square brackets, slow at a few kilobytes) is
     /// refused after 1.5 s. A long cell gets 0.1 s more per megabyte: a 50 MB cell (a
-    /// pasted data dump) parses in about a second on a quiet machine, and was refused under
-    /// load with a flat bound.
+    /// pasted data dump, `test_fifty_megabyte_message`) was refused under load with a flat
+    /// bound.
     static func timeout(forBytes count: Int) -> Double {
         1.5 + Double(count) / 10_000_000
     }
