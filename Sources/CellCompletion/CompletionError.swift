@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// Why SourceKit-LSP could not answer; completion then falls back to the notebook's
 /// own names.
 public enum CompletionError: Error, Sendable, CustomStringConvertible {
@@ -12,6 +14,8 @@ public enum CompletionError: Error, Sendable, CustomStringConvertible {
     case serverExited
     /// The server answered with a JSON-RPC error.
     case serverError(String)
+    /// The server failed and is not started again before its restart delay has passed.
+    case restarting(HelperUnavailable)
 
     /// What went wrong and what to do next.
     public var description: String {
@@ -26,6 +30,20 @@ public enum CompletionError: Error, Sendable, CustomStringConvertible {
             "SourceKit-LSP exited; it is started again on a later request."
         case .serverError(let message):
             "SourceKit-LSP reported an error (\(message)); the answer falls back to the notebook's names."
+        case .restarting(let unavailable):
+            "\(unavailable); the answer falls back to the notebook's names."
+        }
+    }
+
+    /// What went wrong, in a few words (the reason ``restarting(_:)`` repeats).
+    var reason: String {
+        switch self {
+        case .serverUnavailable(let why): why
+        case .timedOut(let method, let seconds): "it did not answer \(method) within \(seconds) s"
+        case .busy: "it kept a request unanswered"
+        case .serverExited: "it exited"
+        case .serverError(let message): "it reported an error: \(message)"
+        case .restarting(let unavailable): unavailable.reason
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import CellEngine
+import SystemSupport
 
 /// A long-lived SourceKit-LSP with one open document, the notebook's completion file.
 ///
@@ -11,23 +12,14 @@ import CellEngine
 ///
 /// Thread rules: every method is called from one thread (the kernel's shell thread) and
 /// blocks it for at most the request's timeout; the connection's reader thread never
-/// touches the session. The server starts on the first request; when it exits or cannot
-/// start, the session waits ``retryDelay`` before trying again, and callers fall back to
-/// the notebook's own names meanwhile. A server without a request for ``idleSeconds`` is
-/// stopped from the session's idle queue; `lock` keeps that stop and the shell thread's
-/// calls apart (the only state the idle queue touches).
+/// touches the session. When the server is started and started again is
+/// ``HelperLifecycle``'s rules: it starts on the first request (its `initialize` handshake
+/// is part of the start); when it exits, hangs or cannot start, the session waits
+/// ``restartPolicy``'s delay before the next start, and callers fall back to the notebook's
+/// own names meanwhile. A server without a request for ``idleSeconds`` is stopped from the
+/// session's idle queue; `lock` keeps that stop and the shell thread's calls apart (the
+/// only state the idle queue touches).
 final class LanguageServerSession {
-    /// Where the session is in its life.
-    enum State {
-        /// No server yet; the next request starts one.
-        case notStarted
-        /// The `initialize` handshake is running (on the calling thread).
-        case initializing
-        /// The server answered `initialize`.
-        case ready(LSPConnection)
-        /// The server could not start or exited; no retry before `retryAt`.
-        case failed(CompletionError, retryAt: DispatchTime)
-    }
 
     /// The document the server has open.
     private struct OpenDocument {
@@ -43,8 +35,8 @@ final class LanguageServerSession {
     /// Seconds to wait for the first answer of a fresh server (it loads the standard
     /// library and the notebook library's modules then).
     static let firstRequestTimeout = 8.0
-    /// Seconds between a failure and the next start.
-    static let retryDelay = 10.0
+    /// The waits between a failure and the next start: 10 s, doubling to a minute.
+    static let restartPolicy = RestartPolicy(firstDelay: .seconds(10), longestDelay: .seconds(60))
     /// Timeouts in a row after which the server is taken for hung and stopped.
     static let timeoutsBeforeRestart = 3
     /// Seconds a server may keep a timed-out request unanswered before it is taken for
@@ -65,7 +57,7 @@ final class LanguageServerSession {
         return seconds
     }()
 
-    private(set) var state = State.notStarted
+    private(set) var lifecycle = HelperLifecycle<LSPConnection>(helper: "SourceKit-LSP", policy: restartPolicy)
     private let executable: URL
     private let workDirectory: URL
     private var generation = 0
@@ -91,7 +83,7 @@ final class LanguageServerSession {
 
     deinit {
         idleTimer?.cancel()
-        if case .ready(let connection) = state { connection.terminate() }
+        lifecycle.client?.terminate()
     }
 
     /// Sends `method` for a position in the document `imports` + `body`, starting the
@@ -123,6 +115,7 @@ final class LanguageServerSession {
             let result = try connection.request(method, params, timeout: hasAnswered ? Self.requestTimeout : Self.firstRequestTimeout)
             hasAnswered = true
             timeoutsInARow = 0
+            lifecycle.served()
             return result
         } catch {
             if case .timedOut = error { timeoutsInARow += 1 }
@@ -145,8 +138,7 @@ final class LanguageServerSession {
     }
 
     private func stopServer() {
-        if case .ready(let connection) = state { connection.terminate() }
-        state = .notStarted
+        lifecycle.stop()?.terminate()
     }
 
     /// Schedules the idle stop ``idleSeconds`` from now, replacing the pending one. Called
@@ -154,7 +146,7 @@ final class LanguageServerSession {
     private func armIdleStop() {
         idleTimer?.cancel()
         idleTimer = nil
-        guard Self.idleSeconds > 0, case .ready = state else { return }
+        guard Self.idleSeconds > 0, lifecycle.client != nil else { return }
         idleArmings += 1
         let arming = idleArmings
         let timer = DispatchSource.makeTimerSource(queue: idleQueue)
@@ -205,24 +197,21 @@ final class LanguageServerSession {
     }
 
     private func readyConnection(compilerArguments: [String]) throws(CompletionError) -> LSPConnection {
-        switch state {
-        case .ready(let connection):
+        if let connection = lifecycle.client {
             if connection.isAlive { return connection }
             fail(.serverExited)
             throw .serverExited
-        case .initializing:
-            throw .serverUnavailable("it is still starting")
-        case .failed(let error, let retryAt):
-            guard DispatchTime.now() >= retryAt else { throw error }
-        case .notStarted:
-            break
         }
-        state = .initializing
+        do {
+            _ = try lifecycle.needsStart(at: .now)
+        } catch {
+            throw .restarting(error)
+        }
         do {
             try writeCompileCommands(compilerArguments)
             let connection = try LSPConnection(executable: executable)
             try initialize(connection)
-            state = .ready(connection)
+            lifecycle.started(connection)
             generation = 0
             document = nil
             hasAnswered = false
@@ -255,8 +244,7 @@ final class LanguageServerSession {
     }
 
     private func fail(_ error: CompletionError) {
-        if case .ready(let connection) = state { connection.terminate() }
-        state = .failed(error, retryAt: .now() + Self.retryDelay)
+        lifecycle.fail(error.reason, at: .now).client?.terminate()
     }
 
     /// Writes `compile_commands.json` in the workspace root, one entry per document

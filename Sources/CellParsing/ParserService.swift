@@ -3,8 +3,8 @@ import CellSource
 import Foundation
 import HostProtocol
 
-/// The cell parser's serving loop: framed JSON requests on standard input, answers on
-/// standard output, one at a time, until the kernel closes the pipe.
+/// The cell parser's side of its helper process: JSON requests and answers in
+/// ``HelperService``'s frames, one at a time, until the kernel closes the pipe.
 ///
 /// Runs in its own process (`benchbook-cell-parser`) so that a cell whose parse overflows
 /// the stack, or takes exponential time, costs the kernel a restarted helper and an error
@@ -14,20 +14,17 @@ public enum ParserService {
     /// The stack of the parsing thread: SwiftParser recurses once or more per nesting level.
     public static let stackSize = 512 << 20
 
-    /// Serves until standard input closes; never returns.
+    /// Serves until standard input closes (``HelperService``); never returns.
     public static func serveForever() -> Never {
         let thread = Thread {
-            let input = FileDescriptor(rawValue: 0), output = FileDescriptor(rawValue: 1)
-            while true {
-                guard let payload = try? Framing.readFrame(from: input) else { exit(0) }
+            HelperService.serve { payload in
                 let response: ParserResponse
                 do {
                     response = answer(try JSONDecoder().decode(ParserRequest.self, from: Data(payload)))
                 } catch {
                     response = .rejected("the cell parser could not read the request: \(error)")
                 }
-                guard let body = try? JSONEncoder().encode(response),
-                      (try? output.write(all: Framing.frame(body))) != nil else { exit(1) }
+                return (try? Array(JSONEncoder().encode(response))) ?? []
             }
         }
         thread.stackSize = stackSize

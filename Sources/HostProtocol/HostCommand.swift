@@ -1,4 +1,5 @@
 import JSONCore
+import SystemSupport
 
 /// What the kernel asks of a cell host. Commands are answered in the order sent.
 public enum HostCommand: FramedMessage {

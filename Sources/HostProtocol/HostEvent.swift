@@ -1,4 +1,5 @@
 import JSONCore
+import SystemSupport
 
 /// What a cell host, and the notebook library inside it, tell the kernel.
 public enum HostEvent: FramedMessage {

@@ -5,8 +5,8 @@
 // every time. This process loads the compiler once, as the toolchain's in-process
 // SourceKit, and runs each compile there (SourceKit's `source.request.compile`).
 //
-// Requests and answers are framed JSON on standard input and output (``CompileRequest``,
-// ``CompileResponse``). The only argument is the path of `libsourcekitdInProc.so`. The
+// Requests and answers are JSON in HelperService's frames on standard input and output
+// (``CompileRequest``, ``CompileResponse``). The only argument is the path of `libsourcekitdInProc.so`. The
 // kernel starts one beside itself, kills it when a cell is interrupted while compiling,
 // and starts swift-frontend instead when this process cannot compile.
 
@@ -28,7 +28,6 @@ _ = bb_host_exit_with_parent()
 // them): 32 MB, glibc's largest
 // mmap threshold, and a heap top given back only beyond 512 MB.
 _ = bb_retain_freed_memory(32 << 20, 512 << 20)
-let input = FileDescriptor(rawValue: 0), output = FileDescriptor(rawValue: 1)
 var failure = [CChar](repeating: 0, count: 1024)
 let opened = CommandLine.arguments.count == 2
     && bbsk_open(CommandLine.arguments[1], &failure, failure.count) == 0
@@ -66,25 +65,13 @@ let idleTrimMilliseconds: Int32 = {
           let seconds = Double(text), seconds >= 0 else { return 2000 }
     return Int32(min(seconds, 86_400) * 1000)
 }()
-/// Whether a compile ran since the memory was last given back.
-var holdsFreedMemory = false
 
-while true {
-    if holdsFreedMemory, idleTrimMilliseconds > 0 {
-        var waiting = pollfd(fd: input.rawValue, events: Int16(POLLIN), revents: 0)
-        if poll(&waiting, 1, idleTrimMilliseconds) == 0 {
-            _ = bb_release_freed_memory()
-            holdsFreedMemory = false
-        }
-    }
-    guard let payload = try? Framing.readFrame(from: input) else { exit(0) }
-    holdsFreedMemory = true
+HelperService.serve(idle: .init(milliseconds: idleTrimMilliseconds) { _ = bb_release_freed_memory() }) { payload in
     let response: CompileResponse
     do {
         response = compile(try JSONDecoder().decode(CompileRequest.self, from: Data(payload)))
     } catch {
         response = .unavailable("the cell compiler could not read the request: \(error)")
     }
-    guard let body = try? JSONEncoder().encode(response),
-          (try? output.write(all: Framing.frame(body))) != nil else { exit(1) }
+    return (try? Array(JSONEncoder().encode(response))) ?? []
 }

@@ -21,12 +21,12 @@ enum CellParserError: Error, Sendable, Equatable {
 /// there, so cell text can never crash or freeze the kernel, and keeps each parse bounded
 /// in time and interruptible.
 ///
-/// The process starts on first use and is kept; one that is killed (timeout, interrupt) or
-/// crashes is started again on the next request.
+/// The process is a ``HelperProcess``: it starts on first use and is kept; one that is
+/// killed (timeout, interrupt) or crashes is started again on the next request.
 ///
 /// Thread rules: requests come from one thread at a time (the kernel's shell thread);
 /// a ``CellCancellation`` passed in may be cancelled from any thread.
-final class CellParserClient: @unchecked Sendable {
+final class CellParserClient: Sendable {
     /// How long a cell's parse may take: normal cells take milliseconds; text that makes
     /// Swift's parser slow (deeply nested square brackets, slow at a few kilobytes) is
     /// refused after 1.5 s. A long cell gets 0.1 s more per megabyte: a 50 MB cell (a
@@ -38,21 +38,16 @@ final class CellParserClient: @unchecked Sendable {
     /// The parser's memory cap.
     static let limits = ResourceLimits(addressSpaceBytes: 4 << 30)
 
-    private let executable: String
-    private var process: ChildProcess?
-    private var toParser: FileDescriptor?
-    private var fromParser: FileDescriptor?
+    private let helper: HelperProcess
 
     /// Creates a client; the parser starts on the first request.
     /// - Parameter executable: `benchbook-cell-parser`.
     init(executable: String) {
-        self.executable = executable
+        helper = HelperProcess(name: "the cell parser", configuration: .init(executable: executable, limits: Self.limits))
     }
 
-    deinit { stop() }
-
     /// Starts the parser ahead of the first cell.
-    func warmUp() { try? ensureRunning() }
+    func warmUp() { helper.warmUp() }
 
     /// Parses and classifies a cell.
     /// - Parameter marksTypes: add `@usableFromInline` to its types and overridable class
@@ -77,76 +72,28 @@ final class CellParserClient: @unchecked Sendable {
     }
 
     /// Stops the parser process.
-    func stop() {
-        process?.kill()
-        process = nil
-        toParser?.close()
-        fromParser?.close()
-        toParser = nil
-        fromParser = nil
-    }
-
-    private func ensureRunning() throws(CellParserError) {
-        if process != nil { return }
-        do {
-            let connection = try ChildProcess.connected(.init(executable: executable, limits: Self.limits))
-            process = connection.process
-            toParser = connection.input
-            fromParser = connection.output
-            connection.output.setNonBlocking()
-        } catch {
-            throw .unavailable(error.description)
-        }
-    }
+    func stop() { helper.stop() }
 
     private func request(_ request: ParserRequest, source: String,
                          cancellation: CellCancellation?) throws(CellParserError) -> ParserResponse {
-        try ensureRunning()
-        guard let process, let toParser, let fromParser else { throw .unavailable("no parser") }
-        cancellation?.track(process)
-        defer { cancellation?.untrack() }
-        do {
-            let body = try JSONEncoder().encode(request)
-            try toParser.write(all: Framing.frame(body))
-        } catch {
-            try failed(process, cancellation: cancellation, source: source, timedOut: nil)
-        }
         let timeout = Self.timeout(forBytes: source.utf8.count)
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        var decoder = Framing.Decoder()
-        while true {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { try failed(process, cancellation: cancellation, source: source, timedOut: timeout) }
-            let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000, 60_000))
-            _ = try? FileDescriptor.poll([fromParser], timeout: max(1, milliseconds))
-            switch try? fromParser.read() {
-            case .bytes(let bytes)?:
-                guard let payloads = try? decoder.append(bytes) else {
-                    try failed(process, cancellation: cancellation, source: source, timedOut: nil)
-                }
-                if let payload = payloads.first {
-                    guard let response = try? JSONDecoder().decode(ParserResponse.self, from: Data(payload)) else {
-                        try failed(process, cancellation: cancellation, source: source, timedOut: nil)
-                    }
-                    return response
-                }
-            case .wouldBlock?:
-                continue
-            case .endOfFile?, nil:
-                try failed(process, cancellation: cancellation, source: source, timedOut: nil)
+        let answer: [UInt8]
+        do {
+            answer = try helper.exchange(Array(JSONEncoder().encode(request)),
+                                         deadline: .now + .milliseconds(Int64(timeout * 1000)), tracker: cancellation)
+        } catch let error as HelperProcess.ExchangeError {
+            if cancellation?.isCancelled == true { throw .cancelled }
+            switch error {
+            case .unavailable(let reason): throw .unavailable(reason.description)
+            case .timedOut: throw .timedOut(seconds: timeout, nesting: NestingScan(source))
+            case .ended(let status): throw .crashed(status)
             }
+        } catch {
+            throw .unavailable("the request could not be encoded: \(error)")
         }
-    }
-
-    /// Stops a parser that did not answer and says why.
-    /// - Parameter timedOut: the bound it exceeded, or nil when it failed otherwise.
-    private func failed(_ process: ChildProcess, cancellation: CellCancellation?, source: String,
-                        timedOut: Double?) throws(CellParserError) -> Never {
-        process.kill()
-        let status = process.waitForExit()
-        stop()
-        if cancellation?.isCancelled == true { throw .cancelled }
-        if let timedOut { throw .timedOut(seconds: timedOut, nesting: NestingScan(source)) }
-        throw .crashed(status)
+        guard let response = try? JSONDecoder().decode(ParserResponse.self, from: Data(answer)) else {
+            throw .crashed(helper.stop() ?? .exited(code: 1))
+        }
+        return response
     }
 }

@@ -9,7 +9,7 @@ import Glibc
 /// Made for one cell and dropped with it, so cancelling it can never touch the next cell.
 /// Thread rules: ``cancel()`` from any thread; ``track(_:)`` and ``untrack()`` from the
 /// thread doing the cell's work.
-final class CellCancellation: Sendable {
+final class CellCancellation: ProcessTracker {
     private struct State {
         var cancelled = false
         var current: ChildProcess?

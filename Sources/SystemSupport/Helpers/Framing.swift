@@ -1,12 +1,9 @@
-import JSONCore
-import SystemSupport
-
 /// Frames on the pipes between the kernel and its helper processes: a 4-byte
 /// little-endian length, then that many bytes of JSON text.
 ///
 /// Used in both directions between the kernel and the cell host, and between the kernel
-/// and the cell parser. A length is read exactly, so a reader never consumes a byte of
-/// the next frame.
+/// and its helper processes (``HelperProcess``, ``HelperService``). A length is read
+/// exactly, so a reader never consumes a byte of the next frame.
 public enum Framing {
     /// The largest frame accepted (a display of a big image is a few megabytes).
     public static let maximumLength = 1 << 30
@@ -75,7 +72,7 @@ public enum FramingError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLong(Int)
     /// The pipe closed in the middle of a frame.
     case truncated
-    /// A frame's JSON did not describe a known command or event.
+    /// A frame's payload did not describe a known message.
     case unknownMessage(String)
 
     public var description: String {
@@ -84,25 +81,5 @@ public enum FramingError: Error, Sendable, Equatable, CustomStringConvertible {
         case .truncated: "the pipe closed in the middle of a frame"
         case .unknownMessage(let text): "an unknown message: \(text.prefix(200))"
         }
-    }
-}
-
-/// A command or event: a JSON object on the wire, in a frame.
-public protocol FramedMessage: Sendable, Equatable {
-    /// The message as a JSON object.
-    var json: JSONValue { get }
-    /// Reads the message from its JSON object.
-    /// - Throws: ``FramingError/unknownMessage(_:)``.
-    init(json: JSONValue) throws(FramingError)
-}
-
-extension FramedMessage {
-    /// The message as a frame.
-    public var frame: [UInt8] { Framing.frame(json.serialized()) }
-
-    /// Decodes a frame's payload.
-    /// - Throws: ``FramingError`` or `JSONParseError`.
-    public init(payload: [UInt8]) throws {
-        try self.init(json: JSONValue(parsing: payload))
     }
 }
