@@ -59,9 +59,10 @@ let package = Package(
         // The one process layer: spawn, descriptors, poll, reap, limits, errno.
         .target(name: "CSystemSupport"),
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
-        // Commands and events between the kernel and the cell host, their framing, and the
-        // names generated cell code uses.
-        .target(name: "HostProtocol", dependencies: ["JSONCore", "SystemSupport"]),
+        // Commands and events between the kernel and the cell host, and the names generated
+        // cell code uses; the seam's numbers, names and snapshot message in one C header.
+        .target(name: "CHostSeam"),
+        .target(name: "HostProtocol", dependencies: ["CHostSeam", "JSONCore", "SystemSupport"]),
 
         // MARK: Kernel side (not part of the notebook library)
         .target(name: "JupyterWire", dependencies: ["JSONCore", "CZeroMQ", "CLibCrypto"]),
@@ -86,7 +87,7 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // MARK: Notebook library
-        .target(name: "CBenchbookSupport"),
+        .target(name: "CBenchbookSupport", dependencies: ["CHostSeam", "CSystemSupport"]),
         .target(name: "BenchbookRuntime", dependencies: ["CBenchbookSupport", "HostProtocol", "SystemSupport", "JSONCore"]),
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"]),
         .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"]),

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CellThread.h"
+#include "CHostSeam.h"
 
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -82,7 +83,7 @@ static void report_crash(int signal_number, siginfo_t *info, void *context) {
         // Return addresses point after the call; step back into it (not for the
         // faulting frame itself, the first).
         uintptr_t address = (uintptr_t)frames[index] - (index > 0 ? 1 : 0);
-        write_text(BB_CRASH_FRAME_MARKER " ");
+        write_text(BB_SEAM_CRASH_FRAME_MARKER " ");
         write_hex(address - (uintptr_t)library.dli_fbase);
         write_text(" ");
         write_text(library.dli_fname);

@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include "Snapshot.h"
+#include "CHostSeam.h"
+#include "CSystemSupport.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,78 +47,51 @@ static int start_reaper(pid_t copy) {
     return started;
 }
 
+/// Announces a copy to the kernel, its socket attached; 0 on success.
 static int send_announcement(pid_t copy, long after_cell, int kernel_end) {
-    char text[64];
-    int length = snprintf(text, sizeof text, "snapshot %d %ld", (int)copy, after_cell);
-    struct iovec part = {text, (size_t)length};
-    char control[CMSG_SPACE(sizeof(int))];
-    memset(control, 0, sizeof control);
-    struct msghdr message = {0};
-    message.msg_iov = &part;
-    message.msg_iovlen = 1;
-    message.msg_control = control;
-    message.msg_controllen = sizeof control;
-    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-    header->cmsg_level = SOL_SOCKET;
-    header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(header), &kernel_end, sizeof(int));
-    ssize_t sent;
-    do { sent = sendmsg(BB_SNAPSHOT_DESCRIPTOR, &message, MSG_NOSIGNAL); } while (sent < 0 && errno == EINTR);
-    return sent < 0 ? -1 : 0;
+    bb_seam_snapshot_message message = {BB_SEAM_SNAPSHOT_TAKEN, (int32_t)copy, (int64_t)after_cell};
+    return bb_send_with_fds(BB_SEAM_SNAPSHOT_DESCRIPTOR, &message, sizeof message, &kernel_end, 1) < 0 ? -1 : 0;
 }
 
 /// The copy's life: wait for the kernel's word. Returns only when promoted.
 static void wait_as_copy(int socket) {
     setpgid(0, 0);
     int null = open("/dev/null", O_RDWR);
-    for (int fd = 0; fd <= BB_SNAPSHOT_DESCRIPTOR; ++fd) {
+    for (int fd = 0; fd <= BB_SEAM_SNAPSHOT_DESCRIPTOR; ++fd) {
         if (fd <= 2 && null >= 0) dup2(null, fd); else close(fd);
     }
-    if (null > BB_SNAPSHOT_DESCRIPTOR) close(null);
+    if (null > BB_SEAM_SNAPSHOT_DESCRIPTOR) close(null);
     while (1) {
-        char text[16];
-        struct iovec part = {text, sizeof text};
-        char control[CMSG_SPACE(sizeof(int) * 6)];
-        struct msghdr message = {0};
-        message.msg_iov = &part;
-        message.msg_iovlen = 1;
-        message.msg_control = control;
-        message.msg_controllen = sizeof control;
-        ssize_t received = recvmsg(socket, &message, 0);
-        if (received < 0 && errno == EINTR) continue;
+        bb_seam_snapshot_message message;
+        int fds[BB_SEAM_DESCRIPTOR_COUNT];
+        int count = 0;
+        long received = bb_receive_with_fds(socket, &message, sizeof message, fds, BB_SEAM_DESCRIPTOR_COUNT, &count);
         if (received <= 0) _exit(0);  // Released (or the kernel is gone).
-        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-        int fds[6];
-        if (received < 7 || memcmp(text, "promote", 7) != 0 || header == NULL
-            || header->cmsg_type != SCM_RIGHTS || header->cmsg_len != CMSG_LEN(sizeof fds)) {
+        if (received != sizeof message || message.kind != BB_SEAM_SNAPSHOT_PROMOTE || count != BB_SEAM_DESCRIPTOR_COUNT) {
             _exit(3);  // Not a message a kernel sends.
         }
-        memcpy(fds, CMSG_DATA(header), sizeof fds);
-        for (int fd = 0; fd < 6; ++fd) {
+        for (int fd = 0; fd < BB_SEAM_DESCRIPTOR_COUNT; ++fd) {
             if (fds[fd] != fd) {
                 dup2(fds[fd], fd);
             } else {
                 fcntl(fd, F_SETFD, 0);
             }
         }
-        for (int index = 0; index < 6; ++index) {
-            if (fds[index] > BB_SNAPSHOT_DESCRIPTOR) close(fds[index]);
+        for (int index = 0; index < BB_SEAM_DESCRIPTOR_COUNT; ++index) {
+            if (fds[index] > BB_SEAM_SNAPSHOT_DESCRIPTOR) close(fds[index]);
         }
         close(socket);
         // The kernel adopted this copy when its host died; end with the kernel, as the
         // host did (its watcher thread did not survive the fork).
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() == 1) _exit(0);
-        fcntl(3, F_SETFD, FD_CLOEXEC);
-        fcntl(4, F_SETFD, FD_CLOEXEC);
-        fcntl(5, F_SETFD, FD_CLOEXEC);
+        for (int fd = BB_SEAM_COMMAND_DESCRIPTOR; fd < BB_SEAM_DESCRIPTOR_COUNT; ++fd) fcntl(fd, F_SETFD, FD_CLOEXEC);
         return;
     }
 }
 
 bb_snapshot_result bb_take_snapshot(long after_cell) {
-    if (fcntl(BB_SNAPSHOT_DESCRIPTOR, F_GETFD) < 0) return BB_SNAPSHOT_FAILED;
+    if (fcntl(BB_SEAM_SNAPSHOT_DESCRIPTOR, F_GETFD) < 0) return BB_SNAPSHOT_FAILED;
     if (atomic_load(&live_copies) >= MAX_COPIES) return BB_SNAPSHOT_FAILED;
     int ends[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) return BB_SNAPSHOT_FAILED;

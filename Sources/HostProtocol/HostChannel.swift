@@ -1,4 +1,8 @@
-/// The descriptors and environment that connect a cell host to its kernel.
+import CHostSeam
+
+/// The descriptors, environment, symbols and messages that connect a cell host to its
+/// kernel, as Swift reads them from the seam's one definition (`CHostSeam.h`, which the
+/// library's C support includes too).
 ///
 /// The kernel starts the host with commands on descriptor 3, events on descriptor 4 (and
 /// the same numbers in the environment, for the notebook library inside the host) and
@@ -6,18 +10,56 @@
 /// Standard output and error are pipes the kernel streams to the notebook.
 public enum HostChannel {
     /// The descriptor the host reads commands from.
-    public static let commandDescriptor: Int32 = 3
+    public static let commandDescriptor: Int32 = BB_SEAM_COMMAND_DESCRIPTOR
     /// The descriptor the host and the notebook library write events to.
-    public static let eventDescriptor: Int32 = 4
+    public static let eventDescriptor: Int32 = BB_SEAM_EVENT_DESCRIPTOR
     /// The descriptor on which the host announces each snapshot (a forked copy of itself)
-    /// with a socket to that copy (`SOCK_SEQPACKET`, the socket attached with
-    /// `SCM_RIGHTS`, the text `snapshot <pid> <cell>`). Sending `promote` with six
-    /// descriptors on that socket makes the copy the host, with them as its 0–5.
-    public static let snapshotDescriptor: Int32 = 5
+    /// with a socket to that copy (``SnapshotMessage/taken(pid:afterCell:)``). Sending
+    /// ``SnapshotMessage/promote`` with ``descriptorCount`` descriptors on that socket makes
+    /// the copy the host, with them as its descriptors 0 to 5.
+    public static let snapshotDescriptor: Int32 = BB_SEAM_SNAPSHOT_DESCRIPTOR
+    /// How many descriptors connect a host (0 to 5).
+    public static let descriptorCount = Int(BB_SEAM_DESCRIPTOR_COUNT)
     /// The environment variable naming ``commandDescriptor``.
-    public static let commandVariable = "BENCHBOOK_COMMAND_FD"
+    public static let commandVariable = BB_SEAM_COMMAND_VARIABLE
     /// The environment variable naming ``eventDescriptor``.
-    public static let eventVariable = "BENCHBOOK_EVENT_FD"
+    public static let eventVariable = BB_SEAM_EVENT_VARIABLE
     /// The C symbol of the host's serving loop in the notebook library.
-    public static let serveSymbol = "benchbook_cell_host_serve"
+    public static let serveSymbol = BB_SEAM_SERVE_SYMBOL
+    /// The prefix of the crash frame lines a trapping cell's host writes to standard error.
+    public static let crashFrameMarker = BB_SEAM_CRASH_FRAME_MARKER
+}
+
+/// A message of the snapshot channel (`bb_seam_snapshot_message`): one packet each.
+public enum SnapshotMessage: Sendable, Equatable {
+    /// The host left a frozen copy of itself after a cell (the copy's socket is attached).
+    case taken(pid: Int32, afterCell: Int)
+    /// The kernel makes the copy the host (its descriptors 0 to 5 are attached).
+    case promote
+
+    /// Reads a packet.
+    /// - Returns: nil when the packet is not a message of this seam (wrong size or kind).
+    public init?(packet: [UInt8]) {
+        guard packet.count == MemoryLayout<bb_seam_snapshot_message>.size else { return nil }
+        let message = packet.withUnsafeBytes { $0.loadUnaligned(as: bb_seam_snapshot_message.self) }
+        switch message.kind {
+        case BB_SEAM_SNAPSHOT_TAKEN: self = .taken(pid: message.pid, afterCell: Int(message.after_cell))
+        case BB_SEAM_SNAPSHOT_PROMOTE: self = .promote
+        default: return nil
+        }
+    }
+
+    /// The packet.
+    public var packet: [UInt8] {
+        var message = bb_seam_snapshot_message()
+        switch self {
+        case .taken(let pid, let afterCell):
+            message.kind = BB_SEAM_SNAPSHOT_TAKEN
+            message.pid = pid
+            message.after_cell = Int64(afterCell)
+        case .promote:
+            message.kind = BB_SEAM_SNAPSHOT_PROMOTE
+        }
+        return withUnsafeBytes(of: message) { Array($0) }
+    }
 }

@@ -18,11 +18,9 @@ int32_t bb_run_on_cell_thread(bb_cell_entry entry, size_t stack_bytes);
 /// Swift trap, SIGSEGV and SIGBUS, SIGFPE, SIGABRT). Each writes the crashing thread's
 /// frames to standard error, one line per frame,
 ///     `<marker> <offset in hex> <library path>`
-/// (BB_CRASH_FRAME_MARKER), and then lets the signal end the process as it would have.
+/// (BB_SEAM_CRASH_FRAME_MARKER, CHostSeam.h), and then lets the signal end the process as it would have.
 /// Call once, before any cell runs.
 void bb_install_crash_reporter(void);
 
-/// The prefix of a crash frame line.
-#define BB_CRASH_FRAME_MARKER "@@benchbook-crash-frame@@"
 
 #endif

@@ -1,10 +1,6 @@
 #ifndef CBENCHBOOK_SNAPSHOT_H
 #define CBENCHBOOK_SNAPSHOT_H
 
-/// The descriptor on which a cell host announces its snapshots to the kernel (a
-/// SOCK_SEQPACKET socket; see HostChannel in the kernel).
-#define BB_SNAPSHOT_DESCRIPTOR 5
-
 /// What `bb_take_snapshot` returns.
 typedef enum {
     /// This process is the host; a frozen copy now waits (announced to the kernel).
@@ -21,10 +17,10 @@ typedef enum {
 ///
 /// The copy moves to its own process group, replaces descriptors 0–5 with /dev/null (so
 /// it holds none of the kernel's pipes) and waits on a socket whose other end is sent to
-/// the kernel on BB_SNAPSHOT_DESCRIPTOR with the text `snapshot <pid> <after_cell>`. It
-/// runs no code but this wait: when the kernel closes its end, the copy exits; when the
-/// kernel sends `promote` with six descriptors, they become descriptors 0–5 and
-/// this function returns BB_SNAPSHOT_PROMOTED in the copy.
+/// the kernel on BB_SEAM_SNAPSHOT_DESCRIPTOR in a BB_SEAM_SNAPSHOT_TAKEN message
+/// (CHostSeam.h). It runs no code but this wait: when the kernel closes its end, the copy
+/// exits; when the kernel sends BB_SEAM_SNAPSHOT_PROMOTE with six descriptors, they become
+/// descriptors 0–5 and this function returns BB_SNAPSHOT_PROMOTED in the copy.
 ///
 /// Each copy has a reaper thread in the host that waits for it, so a released copy is
 /// reaped as soon as it exits.

@@ -1,4 +1,5 @@
 import Foundation
+import HostProtocol
 import SystemSupport
 
 /// What a cell host wrote about its own crash, turned into the user's terms: the runtime's
@@ -11,8 +12,8 @@ import SystemSupport
 ///
 /// Thread rules: a value; used on the shell thread.
 struct CrashReport: Sendable {
-    /// The prefix of a frame line (BB_CRASH_FRAME_MARKER).
-    static let frameMarker = "@@benchbook-crash-frame@@"
+    /// The prefix of a frame line.
+    static let frameMarker = HostChannel.crashFrameMarker
 
     /// One frame: an offset into a loaded library.
     struct Frame: Sendable, Equatable {

@@ -23,14 +23,21 @@ enum HostOutput: Sendable {
 /// Standard input stays open and empty (`readLine()` in a cell waits; `input(_:)` is the
 /// way to ask the user).
 ///
-/// Thread rules: ``send(_:)``, ``signal(_:)`` and ``kill()`` from any thread. The reader
+/// Thread rules: ``send(_:)``, ``signal(_:)`` and ``kill()`` from any thread. Commands and
+/// signals go out in the order asked, from the host's own serial queue (`outbox`), so the
+/// caller never blocks on a full command pipe: the supervisor asks under its lock, and the
+/// reader thread, which needs that lock to deliver events, must never wait for a write
+/// that waits for a host that waits for its events to be read. ``kill()`` does not queue:
+/// it ends a host whatever is waiting to be written to it. The reader
 /// thread calls `onOutput` for every output, in order, ending with
 /// ``HostOutput/exited(_:)``; each end-of-file is handled once (a cell that closes its
 /// standard output costs nothing afterwards), and the process's exit is seen through its
 /// pidfd even when a pipe stays open in something the cell started.
 final class HostProcess: Sendable {
     let process: ChildProcess
-    private let commands: Mutex<FileDescriptor>
+    private let commands: FileDescriptor
+    /// Writes commands and sends signals, in order; see the thread rules.
+    private let outbox: DispatchQueue
     private let standardInput: FileDescriptor
     private let outputs: (standardOutput: FileDescriptor, standardError: FileDescriptor, events: FileDescriptor)
     private let snapshots: MessageSocket
@@ -54,9 +61,13 @@ final class HostProcess: Sendable {
             snapshots = try MessageSocket.pair()
         }
 
-        /// The host's ends, in descriptor order 0–5.
+        /// The host's ends, in descriptor order 0–5 (``HostChannel``'s numbers).
         var hostEnds: [FileDescriptor] {
-            [input.read, output.write, error.write, command.read, events.write, snapshots.host.descriptor]
+            let ends: [Int32: FileDescriptor] = [
+                0: input.read, 1: output.write, 2: error.write, HostChannel.commandDescriptor: command.read,
+                HostChannel.eventDescriptor: events.write, HostChannel.snapshotDescriptor: snapshots.host.descriptor,
+            ]
+            return (0..<Int32(HostChannel.descriptorCount)).map { ends[$0]! }
         }
 
         var kernelEnds: [FileDescriptor] {
@@ -115,7 +126,8 @@ final class HostProcess: Sendable {
     private init(_ id: HostID, process: ChildProcess, pipes: Pipes, onOutput: @escaping @Sendable (HostOutput) -> Void) {
         self.id = id
         self.process = process
-        commands = Mutex(pipes.command.write)
+        commands = pipes.command.write
+        outbox = DispatchQueue(label: "benchbook.host.\(id.rawValue).commands")
         standardInput = pipes.input.write
         outputs = (pipes.output.read, pipes.error.read, pipes.events.read)
         snapshots = pipes.snapshots.kernel
@@ -127,21 +139,23 @@ final class HostProcess: Sendable {
 
     deinit {
         process.kill()
-        commands.withLock { $0.close() }
+        // After every queued write, which fails at once now that the host is dead.
+        outbox.async { [commands] in commands.close() }
         standardInput.close()
         [outputs.standardOutput, outputs.standardError, outputs.events, snapshots.descriptor].forEach { $0.close() }
     }
 
-    /// Writes a command.
-    /// - Returns: false when the host is gone.
-    @discardableResult
-    func send(_ command: HostCommand) -> Bool {
+    /// Queues a command; a host that is gone never reads it (it reports its exit instead).
+    func send(_ command: HostCommand) {
         let frame = command.frame
-        return commands.withLock { fd in (try? fd.write(all: frame)) != nil }
+        outbox.async { [commands] in _ = try? commands.write(all: frame) }
     }
 
-    /// Sends a signal to the host alone (SIGINT for an interrupt).
-    func signal(_ number: Int32) { process.signal(number) }
+    /// Sends a signal to the host alone (SIGINT for an interrupt), after the commands queued
+    /// before it (an interrupt never overtakes the run it interrupts).
+    func signal(_ number: Int32) {
+        outbox.async { [process] in process.signal(number) }
+    }
 
     /// Kills the host and what its cells started; the reader thread reports the exit.
     func kill() { process.signalGroup(SIGKILL) }

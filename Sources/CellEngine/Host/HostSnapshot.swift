@@ -1,4 +1,5 @@
 import Foundation
+import HostProtocol
 import SystemSupport
 
 /// A frozen copy of a cell host, forked by the host after a cell (see `bb_take_snapshot`):
@@ -17,11 +18,10 @@ final class HostSnapshot: Sendable, CustomStringConvertible {
     let host: HostID
     private let socket: MessageSocket
 
-    /// Reads an announcement (`snapshot <pid> <cell>` with the socket attached).
+    /// Reads an announcement (``SnapshotMessage/taken(pid:afterCell:)`` with the socket attached).
     /// - Returns: nil when the message is not an announcement (its descriptors are closed).
     init?(announcement: MessageSocket.Message, from host: HostID) {
-        let words = String(decoding: announcement.bytes, as: UTF8.self).split(separator: " ")
-        guard words.count == 3, words[0] == "snapshot", let pid = Int32(words[1]), let cell = Int(words[2]),
+        guard case .taken(let pid, let cell)? = SnapshotMessage(packet: announcement.bytes),
               announcement.descriptors.count == 1 else {
             announcement.descriptors.forEach { $0.close() }
             return nil
@@ -40,7 +40,7 @@ final class HostSnapshot: Sendable, CustomStringConvertible {
     /// command, event and snapshot channels) become its descriptors 0–5.
     /// - Throws: ``SystemError`` when the copy is gone.
     func promote(_ descriptors: [FileDescriptor]) throws(SystemError) {
-        precondition(descriptors.count == 6, "a host needs descriptors 0 to 5")
-        try socket.send(Array("promote".utf8), descriptors: descriptors)
+        precondition(descriptors.count == HostChannel.descriptorCount, "a host needs descriptors 0 to 5")
+        try socket.send(SnapshotMessage.promote.packet, descriptors: descriptors)
     }
 }
