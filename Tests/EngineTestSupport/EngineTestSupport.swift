@@ -26,6 +26,31 @@ public final class RecordingOutput: CellOutput, @unchecked Sendable {
     }
 }
 
+/// Skips the calling test when something it needs is missing, or fails it when the
+/// environment variable `CI` is `true` (as CI systems set it): there, a missing dependency
+/// is a broken set-up, and a skip would hide it.
+/// - Parameters:
+///   - reason: what is missing and how to provide it.
+///   - file: the caller's file, reported with the skip or failure.
+///   - line: the caller's line.
+/// - Throws: `XCTSkip` outside CI; in CI, a ``MissingDependency``, which fails the test.
+public func skipOrFail(_ reason: String, file: StaticString = #filePath, line: UInt = #line) throws -> Never {
+    if ProcessInfo.processInfo.environment["CI"] == "true" {
+        throw MissingDependency(reason: reason, location: "\(file):\(line)")
+    }
+    throw XCTSkip(reason, file: file, line: line)
+}
+
+/// A dependency of a test missing in CI, where it must be present.
+public struct MissingDependency: Error, CustomStringConvertible {
+    /// What is missing and how to provide it.
+    public var reason: String
+    /// Where the test found it missing ("file:line").
+    public var location: String
+
+    public var description: String { "\(location): missing in CI (CI=true), so failed, not skipped: \(reason)" }
+}
+
 /// The build directory these tests run from (it holds libBenchbook.so and the host).
 public func buildDirectory() -> URL {
     // The test bundle lives in .build/<config>/; the products sit beside it.
@@ -41,7 +66,7 @@ public func makeEngine() throws -> CellEngine {
     let host = build.appendingPathComponent("benchbook-cell-host")
     guard FileManager.default.fileExists(atPath: host.path),
           FileManager.default.fileExists(atPath: build.appendingPathComponent("libBenchbook.so").path) else {
-        throw XCTSkip("build the products first (swift build) so \(host.path) and libBenchbook.so exist")
+        try skipOrFail("build the products first (swift build) so \(host.path) and libBenchbook.so exist")
     }
     var configuration = EngineConfiguration.beside(executable: host)
     configuration.libraryDirectory = build
