@@ -18,7 +18,7 @@ final class CellCompilerClientTests: XCTestCase {
     func client(sourceKit: URL? = nil) throws -> CellCompilerClient {
         let executable = buildDirectory().appendingPathComponent("benchbook-cell-compiler")
         guard FileManager.default.fileExists(atPath: executable.path) else {
-            throw XCTSkip("build the products first (swift build) so \(executable.path) exists")
+            try skipOrFail("build the products first (swift build) so \(executable.path) exists")
         }
         let toolchain = EngineConfiguration.beside(executable: executable)
         return CellCompilerClient(executable: executable, sourceKit: sourceKit ?? toolchain.sourceKitLibrary)
