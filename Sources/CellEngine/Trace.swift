@@ -17,4 +17,10 @@ public enum Trace {
         guard isEnabled else { return }
         FileHandle.standardError.write(Data("[benchbook trace] \(text)\n".utf8))
     }
+
+    /// Logs a warning whether or not tracing is on (a kernel's standard error is its log,
+    /// never shown in a notebook).
+    public static func warning(_ text: String) {
+        FileHandle.standardError.write(Data("[benchbook] warning: \(text)\n".utf8))
+    }
 }

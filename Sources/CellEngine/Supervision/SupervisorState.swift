@@ -91,9 +91,13 @@ enum SupervisorAction: Sendable, Equatable {
 
 /// The life of the cell host and of the cell being executed, as an explicit state machine
 /// (after swift-nio's): every event is a mutating method that moves to the next state and
-/// returns what to do; an event that cannot happen in the current state is a programming
-/// error and traps. It holds no process and no clock, so tests drive it with any ordering
-/// of events.
+/// returns what to do. Two kinds of unexpected event: one about a host or a cell that has
+/// been replaced meanwhile (a late exit, sync or answer: threads race) is expected and does
+/// nothing; one the kernel's own code must never send (a cell begun while another is in
+/// progress, a compile ended that is not the one compiling) is a programming error, which
+/// traps in a debug build and in a release build is logged and refused (see
+/// ``impossible(_:)``). It holds no process and no clock, so tests drive it with any
+/// ordering of events.
 ///
 /// Two parts, because a cell compiles while a host starts:
 /// - the host: stopped → starting → ready; ready → stopping (killed) → reloading (a new
@@ -314,7 +318,10 @@ struct SupervisorState: Sendable {
 
     /// A cell starts compiling. Starts a host when there is none.
     mutating func beginCompile(_ id: CellID, stamp: ClientStamp?) -> [SupervisorAction] {
-        precondition(cell == .idle, "a cell started while \(cell) was in progress")
+        guard cell == .idle else {
+            Self.impossible("\(id) began while \(cell) was in progress")
+            return [.finishRun(id, .hostUnavailable("the kernel was still busy with another cell; run this cell again"))]
+        }
         cell = .compiling(Cell(id: id, stamp: stamp))
         return start()
     }
@@ -322,7 +329,8 @@ struct SupervisorState: Sendable {
     /// The cell's compile ended; `succeeded` when a library is ready to run.
     mutating func endCompile(_ id: CellID, succeeded: Bool) -> [SupervisorAction] {
         guard case .compiling(let compiling) = cell, compiling.id == id else {
-            preconditionFailure("compile of \(id) ended while \(cell)")
+            Self.impossible("the compile of \(id) ended while \(cell)")
+            return []
         }
         if compiling.interrupted {
             cell = .idle
@@ -449,5 +457,12 @@ struct SupervisorState: Sendable {
         guard let interrupt, let stamp = cell.stamp, interrupt.session == stamp.session,
               let sent = interrupt.date, let cellSent = stamp.date else { return false }
         return sent < cellSent
+    }
+
+    /// An event the kernel's own code must never send: traps in a debug build; in a release
+    /// build it is logged on the kernel's standard error and the caller refuses the event.
+    private static func impossible(_ what: String) {
+        assertionFailure("supervisor state: \(what)")
+        Trace.warning("supervisor state: \(what); the event is refused")
     }
 }
