@@ -113,7 +113,7 @@ let package = Package(
         .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts", "BenchbookWidgets"]),
 
         // MARK: Tests
-        .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire"]),
+        .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire", "EngineTestSupport"]),
         .testTarget(name: "BenchbookKernelTests", dependencies: ["BenchbookKernel", "JupyterWire"]),
         .testTarget(name: "BenchbookRuntimeTests", dependencies: ["BenchbookRuntime", "HostProtocol", "SystemSupport"]),
         .target(name: "EngineTestSupport", dependencies: ["CellEngine"], path: "Tests/EngineTestSupport"),

@@ -2,6 +2,11 @@
 // then becomes benchbook-kernel (exec: same process, same pid, same signals).
 //
 //   benchbook-kernel-launcher -f <connection_file>
+//   benchbook-kernel-launcher --check <connection_file>...
+//
+// The second form reads each file as the first would and prints one line for each, what
+// it read (`<transport>\t<ip>\t<shell> <control> <stdin> <iopub> <hb>`) or `refused`, and
+// starts nothing: the tests compare it with the kernel's own reader.
 //
 // Why: a Jupyter client connects to the five ports as soon as it has started the kernel.
 // A connection tried before the port is bound is refused, and ZeroMQ retries it only
@@ -31,6 +36,9 @@
 enum { port_count = 5, file_capacity = 64 * 1024, text_capacity = 256 };
 
 static const char *const port_keys[port_count] = {"shell_port", "control_port", "stdin_port", "iopub_port", "hb_port"};
+/// Fields the kernel reads as strings: a value of another kind (a null key) makes the
+/// kernel refuse the file, so this program must not bind for it.
+static const char *const string_keys[] = {"key", "signature_scheme", "curve_publickey", "curve_secretkey"};
 
 /// The fields of a connection file this program needs.
 struct connection {
@@ -44,83 +52,133 @@ static const char *skip_space(const char *p) {
     return p;
 }
 
-/// Reads a JSON string at `p` into `out` (escapes are kept as written: the fields read
-/// here never hold any). Returns the position after it, or NULL.
+// The reader below is stricter than JSON, never looser: whatever it accepts, the kernel's
+// own reader (Foundation's JSONDecoder, ConnectionInfo) reads as the same fields. What it
+// does not accept (escapes, non-ASCII bytes, a number with a sign, fraction or exponent, a
+// repeated field, anything after the object) it leaves to the kernel, which binds the
+// ports itself and reports any problem. JupyterWireTests' ConnectionFileReadersTests
+// checks the two readers against each other on thousands of damaged files.
+
+/// Reads a JSON string without escapes at `p` into `out` (at most `capacity` - 1 bytes).
+/// Returns the position after it, or NULL for an escape, a control or non-ASCII byte, or
+/// a string too long.
 static const char *read_string(const char *p, char *out, size_t capacity) {
     if (*p != '"') return NULL;
     size_t length = 0;
     for (++p; *p != '"'; ++p) {
-        if (*p == '\0') return NULL;
-        if (*p == '\\' && p[1] != '\0') {
-            if (length + 1 < capacity) out[length++] = *p;
-            ++p;
-        }
-        if (length + 1 < capacity) out[length++] = *p;
+        unsigned char byte = (unsigned char)*p;
+        if (byte < 0x20 || byte >= 0x80 || byte == '\\' || length + 1 >= capacity) return NULL;
+        out[length++] = (char)byte;
     }
     out[length] = '\0';
     return p + 1;
 }
 
-/// Skips one JSON value of any kind. Returns the position after it, or NULL.
-static const char *skip_value(const char *p) {
-    char ignored[8];
+/// Reads a port: JSON's integer form (no sign, no leading zero, no fraction or exponent)
+/// from 1 to 65535. Returns the position after it, or NULL.
+static const char *read_port(const char *p, long *port) {
+    if (*p < '1' || *p > '9') return NULL;
+    long value = 0;
+    for (; *p >= '0' && *p <= '9'; ++p) {
+        value = value * 10 + (*p - '0');
+        if (value > 65535) return NULL;
+    }
+    if (*p == '.' || *p == 'e' || *p == 'E') return NULL;
+    *port = value;
+    return p;
+}
+
+/// Skips a JSON number. Returns the position after it, or NULL.
+static const char *skip_number(const char *p) {
+    if (*p == '-') ++p;
+    if (*p == '0') ++p;
+    else if (*p >= '1' && *p <= '9') while (*p >= '0' && *p <= '9') ++p;
+    else return NULL;
+    if (*p == '.') {
+        if (*++p < '0' || *p > '9') return NULL;
+        while (*p >= '0' && *p <= '9') ++p;
+    }
+    if (*p == 'e' || *p == 'E') {
+        if (*++p == '+' || *p == '-') ++p;
+        if (*p < '0' || *p > '9') return NULL;
+        while (*p >= '0' && *p <= '9') ++p;
+    }
+    return p;
+}
+
+/// Skips one JSON value (nested at most `depth` deep). Returns the position after it, or NULL.
+static const char *skip_value(const char *p, int depth) {
+    char ignored[text_capacity];
+    if (depth <= 0) return NULL;
     if (*p == '"') return read_string(p, ignored, sizeof ignored);
-    int depth = 0;
-    for (; *p != '\0'; ++p) {
-        if (*p == '"') {
-            p = read_string(p, ignored, sizeof ignored);
-            if (p == NULL) return NULL;
-            --p;
-        } else if (*p == '{' || *p == '[') {
-            ++depth;
-        } else if (*p == '}' || *p == ']') {
-            if (depth == 0) return p;
-            if (--depth == 0) return p + 1;
-        } else if (*p == ',' && depth == 0) {
-            return p;
+    if (strncmp(p, "true", 4) == 0) return p + 4;
+    if (strncmp(p, "false", 5) == 0) return p + 5;
+    if (strncmp(p, "null", 4) == 0) return p + 4;
+    if (*p == '[' || *p == '{') {
+        char close = *p == '[' ? ']' : '}';
+        p = skip_space(p + 1);
+        if (*p == close) return p + 1;
+        for (;;) {
+            if (close == '}') {
+                if ((p = read_string(p, ignored, sizeof ignored)) == NULL) return NULL;
+                p = skip_space(p);
+                if (*p++ != ':') return NULL;
+                p = skip_space(p);
+            }
+            if ((p = skip_value(p, depth - 1)) == NULL) return NULL;
+            p = skip_space(p);
+            if (*p == close) return p + 1;
+            if (*p++ != ',') return NULL;
+            p = skip_space(p);
         }
     }
-    return depth == 0 ? p : NULL;
+    return skip_number(p);
 }
 
 /// Reads the top-level members of the connection file. Returns false when a needed field
-/// is missing or the text is not a JSON object.
+/// is missing, repeated or written in a form this reader leaves to the kernel, or the
+/// text is not one JSON object.
 static bool parse_connection(const char *text, struct connection *out) {
     memset(out, 0, sizeof *out);
     for (int i = 0; i < port_count; ++i) out->ports[i] = -1;
     const char *p = skip_space(text);
     if (*p++ != '{') return false;
-    for (;;) {
-        p = skip_space(p);
-        if (*p == '}') break;
+    p = skip_space(p);
+    bool empty = *p == '}';
+    while (!empty) {
         char key[text_capacity];
         if ((p = read_string(p, key, sizeof key)) == NULL) return false;
         p = skip_space(p);
         if (*p++ != ':') return false;
         p = skip_space(p);
-        bool read = false;
-        for (int i = 0; i < port_count; ++i) {
+        bool known = false;
+        for (int i = 0; i < port_count && !known; ++i) {
             if (strcmp(key, port_keys[i]) != 0) continue;
-            char *end;
-            long value = strtol(p, &end, 10);
-            if (end == p || value <= 0 || value > 65535) return false;
-            out->ports[i] = value;
-            p = end;
-            read = true;
+            if (out->ports[i] >= 0) return false;
+            known = true;
+            p = read_port(p, &out->ports[i]);
         }
-        if (!read && strcmp(key, "ip") == 0) {
-            read = (p = read_string(p, out->ip, sizeof out->ip)) != NULL;
-        } else if (!read && strcmp(key, "transport") == 0) {
-            read = (p = read_string(p, out->transport, sizeof out->transport)) != NULL;
-        } else if (!read) {
-            read = (p = skip_value(p)) != NULL;
+        if (!known && (strcmp(key, "ip") == 0 || strcmp(key, "transport") == 0)) {
+            char *field = key[0] == 'i' ? out->ip : out->transport;
+            if (field[0] != '\0') return false;
+            known = true;
+            p = read_string(p, field, text_capacity);
+            if (p != NULL && field[0] == '\0') return false;
         }
-        if (!read) return false;
+        for (size_t i = 0; i < sizeof string_keys / sizeof *string_keys && !known; ++i) {
+            char ignored[text_capacity];
+            if (strcmp(key, string_keys[i]) != 0) continue;
+            known = true;
+            p = read_string(p, ignored, sizeof ignored);
+        }
+        if (!known) p = skip_value(p, 32);
+        if (p == NULL) return false;
         p = skip_space(p);
-        if (*p == ',') { ++p; continue; }
         if (*p == '}') break;
-        return false;
+        if (*p++ != ',') return false;
+        p = skip_space(p);
     }
+    if (*skip_space(p + 1) != '\0') return false;
     for (int i = 0; i < port_count; ++i) if (out->ports[i] < 0) return false;
     return out->ip[0] != '\0' && strcmp(out->transport, "tcp") == 0;
 }
@@ -160,20 +218,41 @@ static void bind_ports(const struct connection *connection) {
     setenv("BENCHBOOK_LISTENING_SOCKETS", list, 1);
 }
 
-static void read_and_bind(const char *path) {
+/// Reads and parses the connection file; false when it cannot be read whole or parsed.
+static bool read_connection(const char *path, struct connection *out) {
     FILE *file = fopen(path, "r");
-    if (file == NULL) return;
+    if (file == NULL) return false;
     static char text[file_capacity];
     size_t length = fread(text, 1, sizeof text - 1, file);
     bool complete = feof(file);
     fclose(file);
-    if (!complete) return;
+    if (!complete || memchr(text, '\0', length) != NULL) return false;
     text[length] = '\0';
+    return parse_connection(text, out);
+}
+
+static void read_and_bind(const char *path) {
     struct connection connection;
-    if (parse_connection(text, &connection)) bind_ports(&connection);
+    if (read_connection(path, &connection)) bind_ports(&connection);
+}
+
+/// `--check`: prints what each file reads as, one line each.
+static int check(int count, char **paths) {
+    for (int file = 0; file < count; ++file) {
+        struct connection connection;
+        if (!read_connection(paths[file], &connection)) {
+            puts("refused");
+            continue;
+        }
+        printf("%s\t%s\t", connection.transport, connection.ip);
+        for (int i = 0; i < port_count; ++i) printf(i == 0 ? "%ld" : " %ld", connection.ports[i]);
+        putchar('\n');
+    }
+    return 0;
 }
 
 int main(int argc, char **argv) {
+    if (argc >= 2 && strcmp(argv[1], "--check") == 0) return check(argc - 2, argv + 2);
     unsetenv("BENCHBOOK_LISTENING_SOCKETS");
     for (int i = 1; i + 1 < argc; ++i) {
         if (strcmp(argv[i], "-f") == 0 || strcmp(argv[i], "--connection-file") == 0) read_and_bind(argv[i + 1]);
