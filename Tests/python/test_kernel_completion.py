@@ -295,6 +295,33 @@ def test_server_crash_falls_back_and_kernel_keeps_working(kernel):
     assert inspect(kc, "after")["found"] is True
 
 
+def language_servers(kernel_pid):
+    return [pid for pid, name in children(kernel_pid) if name.startswith("sourcekit-lsp")]
+
+
+def test_an_idle_server_is_stopped_and_the_next_request_starts_one_at_once():
+    """HelperLifecycle's rule for a helper stopped on purpose: no restart delay. With the
+    idle stop at 2 s, the server goes away between requests and comes back for the next."""
+    km, kc = start_kernel(BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS="2")
+    try:
+        kernel_pid = km.provisioner.process.pid
+        ok(kc, "let learningRate = 0.01")
+        complete_from_server(kc, "learningRate.")
+        assert len(language_servers(kernel_pid)) == 1
+        deadline = time.monotonic() + 30   # a hang guard: the stop is due 2 s after the request
+        while language_servers(kernel_pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert language_servers(kernel_pid) == [], "the idle server was not stopped"
+        # Stopped on purpose, not failed: the next request starts a server (a failed one
+        # would wait 10 s and answer from the notebook's names meanwhile).
+        content = complete_from_server(kc, "learningRate.")
+        assert "isZero" in content["matches"]
+        assert len(language_servers(kernel_pid)) == 1
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
 def test_hung_server_costs_one_wait_then_falls_back(tmp_path):
     """A server that never answers: the first request waits for initialize (8 s at most),
     then the session is marked failed and answers come at once from the notebook's names."""
