@@ -9,7 +9,6 @@ import Glibc
 /// a whole word (a run of letters, digits, `_` and non-ASCII bytes):
 /// - `Cell12` followed by `.` or `/` (a module qualifier or a cell's file path) is removed
 ///   with that character: `Cell12.Point` reads `Point`, `Cell12/In[3]` reads `In[3]`;
-/// - `__bb_value_3` (generated storage) reads `value`;
 /// - `__benchbook_entry()` (the generated entry point) reads `the cell`;
 /// - `_BenchbookCell.` and the letters of the member after it read `the cell`.
 public enum NameScrubber {
@@ -117,10 +116,7 @@ public struct NameScrubbingStream: Sendable {
     /// - Parameter out: receives the rest of the scrubbed text.
     public mutating func finish(into out: inout [UInt8]) {
         switch state {
-        case .candidate:
-            if let replacement = Self.standaloneReplacement(held) { out.append(contentsOf: replacement.utf8) }
-            else { out.append(contentsOf: held) }
-        case .entryCall, .runtimeDot:
+        case .candidate, .entryCall, .runtimeDot:
             out.append(contentsOf: held)
         case .runtimeMember:
             out.append(contentsOf: "the cell".utf8)
@@ -199,9 +195,6 @@ public struct NameScrubbingStream: Sendable {
             if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/") { return }
             out.append(contentsOf: word)
             out.append(byte)
-        } else if Self.isValueStorage(word) {
-            out.append(contentsOf: "value".utf8)
-            out.append(byte)
         } else if word.elementsEqual(Self.entry) && byte == UInt8(ascii: "(") {
             held = Array("__benchbook_entry(".utf8)
             state = .entryCall
@@ -217,20 +210,12 @@ public struct NameScrubbingStream: Sendable {
     // MARK: The generated names
 
     private static let cell = Array("Cell".utf8)
-    private static let value = Array("__bb_value_".utf8)
     private static let entry = Array("__benchbook_entry".utf8)
     private static let runtime = Array("_BenchbookCell".utf8)
     /// More digits than any cell number or storage index has.
     private static let maximumDigits = 18
 
-    /// What a candidate left at the end of the text reads as, when a rule needs no
-    /// character after it.
-    private static func standaloneReplacement(_ word: [UInt8]) -> String? {
-        isValueStorage(word) ? "value" : nil
-    }
-
     private static func isCellModule(_ word: [UInt8]) -> Bool { isPrefixAndDigits(word, cell) }
-    private static func isValueStorage(_ word: [UInt8]) -> Bool { isPrefixAndDigits(word, value) }
 
     /// `prefix` followed by 1 to ``maximumDigits`` digits.
     private static func isPrefixAndDigits(_ word: [UInt8], _ prefix: [UInt8]) -> Bool {
@@ -241,9 +226,8 @@ public struct NameScrubbingStream: Sendable {
     /// True while `word` is the start of a word some rule matches.
     private static func canBecomeGeneratedName(_ word: [UInt8]) -> Bool {
         guard word.count <= longestCandidate else { return false }
-        return [cell, value].contains { prefix in
-            word.count <= prefix.count ? prefix.starts(with: word) : isPrefixAndDigits(word, prefix)
-        } || [entry, runtime].contains { $0.starts(with: word) }
+        return (word.count <= cell.count ? cell.starts(with: word) : isPrefixAndDigits(word, cell))
+            || [entry, runtime].contains { $0.starts(with: word) }
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }

@@ -7,20 +7,19 @@ import Testing
     /// the reference for texts where whole words and regex matches coincide.
     static func byRegex(_ text: String) -> String {
         text.replacing(/\bCell[0-9]+[\/.]/, with: "")
-            .replacing(/__bb_value_[0-9]+/, with: "value")
             .replacing(/__benchbook_entry\(\)/, with: "the cell")
             .replacing(/_BenchbookCell\.[A-Za-z]+/, with: "the cell")
     }
 
     static let texts = [
         "Cell12/In[3]:2: Fatal error: Cell12.Point is bad",
-        "cannot use __bb_value_2 in __benchbook_entry()",
+        "cannot use total in __benchbook_entry()",
         "_BenchbookCell.evaluate threw",
         "MyCell3.x and Cells and Cell and Cell4 and Cell5x.y",
         "Cell3.Cell4.x, (Cell7.Foo), [Cell8/In[1]]",
         "__benchbook_entry( without a close, __benchbook_entry, _BenchbookCell, _BenchbookCell.2",
         "_BenchbookCell.run(cell:body:) and _BenchbookCell.evaluate2",
-        "Computing… Célula Cell9.Größe __bb_value_ __bb_value_77",
+        "Computing… Célula Cell9.Größe __bb_scope_ __bb_value_77",
         "",
         "no names at all\n",
         "Cell1.",

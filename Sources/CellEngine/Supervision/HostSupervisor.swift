@@ -158,11 +158,7 @@ final class HostSupervisor: @unchecked Sendable {
                 return state.hostSynced(hostID)
             case .event(.done(let outcome)):
                 guard let cell = state.runningCell else { return [] }
-                let result: HostEventOutcome = switch outcome {
-                case .returned(let status): .returned(status)
-                case .couldNotRun(let message): .couldNotRun(message)
-                }
-                return state.runReturned(cell, on: hostID, outcome: result)
+                return state.runReturned(cell, on: hostID, outcome: outcome)
             case .exited(let status):
                 hosts[hostID] = nil
                 Subreaper.reapAdoptedOrphans()

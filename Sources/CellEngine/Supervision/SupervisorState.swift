@@ -1,3 +1,4 @@
+import HostProtocol
 import SystemSupport
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +36,7 @@ public struct ClientStamp: Sendable, Equatable {
 /// How a cell's run ended, as the supervisor saw it.
 enum RunEnd: Sendable, Equatable {
     /// The host answered the run command.
-    case returned(HostEventOutcome)
+    case returned(HostEvent.RunOutcome)
     /// The host died while the cell ran; `afterInterrupt` when the supervisor killed it
     /// because the cell did not stop within the grace period. No snapshot could replace
     /// it: a fresh host took its place and earlier values are gone.
@@ -48,13 +49,6 @@ enum RunEnd: Sendable, Equatable {
     case interruptedBeforeRun
     /// There is no host to run it (it could not start, or the kernel is shutting down).
     case hostUnavailable(String)
-}
-
-/// The host's answer to a run command (``HostProtocol/HostEvent/RunOutcome``), kept here
-/// so the state machine needs nothing from the protocol module.
-enum HostEventOutcome: Sendable, Equatable {
-    case returned(Int)
-    case couldNotRun(String)
 }
 
 /// What the supervisor must do after a transition. Performed in order, under its lock.
@@ -353,7 +347,7 @@ struct SupervisorState: Sendable {
     }
 
     /// The host answered the cell's run command.
-    mutating func runReturned(_ id: CellID, on hostID: HostID, outcome: HostEventOutcome) -> [SupervisorAction] {
+    mutating func runReturned(_ id: CellID, on hostID: HostID, outcome: HostEvent.RunOutcome) -> [SupervisorAction] {
         switch cell {
         case .running(let running, on: hostID) where running.id == id,
              .interrupting(let running, on: hostID) where running.id == id:
