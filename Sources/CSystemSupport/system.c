@@ -2,6 +2,7 @@
 #include "CSystemSupport.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -100,7 +101,10 @@ long bb_send_with_fds(int socket, const void *bytes, unsigned long length, const
     message.msg_iov = &part;
     message.msg_iovlen = 1;
     char control[CMSG_SPACE(sizeof(int) * 16)];
-    if (count > 16) count = 16;
+    if (count > 16) {
+        errno = EINVAL;
+        return -1;
+    }
     if (count > 0) {
         memset(control, 0, sizeof control);
         message.msg_control = control;
@@ -129,14 +133,24 @@ long bb_receive_with_fds(int socket, void *bytes, unsigned long capacity, int *f
     do { received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC); } while (received < 0 && errno == EINTR);
     *fd_count = 0;
     if (received < 0) return -1;
+    bool cut = (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) != 0;
     for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
         if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
         int count = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
         int *received_fds = (int *)CMSG_DATA(header);
         for (int index = 0; index < count; ++index) {
-            if (*fd_count < max_fds) fds[(*fd_count)++] = received_fds[index];
+            if (!cut && *fd_count < max_fds) fds[(*fd_count)++] = received_fds[index];
             else close(received_fds[index]);
         }
+        if (count > max_fds) cut = true;
+    }
+    if (cut) {
+        for (int index = 0; index < *fd_count; ++index) close(fds[index]);
+        *fd_count = 0;
+        // A message longer than the buffer, or more descriptors than it holds: none of it
+        // is delivered rather than a part.
+        errno = EMSGSIZE;
+        return -1;
     }
     return (long)received;
 }

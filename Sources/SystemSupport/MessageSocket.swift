@@ -24,7 +24,8 @@ public struct MessageSocket: Hashable, Sendable {
     }
 
     /// Sends one message with descriptors attached (at most 16).
-    /// - Throws: ``SystemError`` (`EPIPE` when the peer is gone).
+    /// - Throws: ``SystemError`` (`EPIPE` when the peer is gone, `EINVAL` for more than 16
+    ///   descriptors).
     public func send(_ bytes: [UInt8], descriptors: [FileDescriptor] = []) throws(SystemError) {
         let numbers = descriptors.map(\.rawValue)
         let sent = bytes.withUnsafeBytes { buffer in
@@ -44,8 +45,11 @@ public struct MessageSocket: Hashable, Sendable {
     }
 
     /// Receives one message, waiting for it.
-    /// - Returns: the message, or nil when the peer closed the socket.
-    /// - Throws: ``SystemError``.
+    /// - Parameter capacity: the longest message expected.
+    /// - Returns: the message, or nil when the peer closed the socket (an empty message
+    ///   without descriptors reads the same: this project's messages are never empty).
+    /// - Throws: ``SystemError``: `EMSGSIZE` for a longer message or more than 16
+    ///   descriptors (dropped whole, its descriptors closed).
     public func receive(capacity: Int = 65536) throws(SystemError) -> Message? {
         var bytes = [UInt8](repeating: 0, count: capacity)
         var fds = [Int32](repeating: -1, count: 16)

@@ -6,8 +6,8 @@ public struct ResourceLimits: Sendable, Equatable {
     /// The most virtual memory the process may map, in bytes (`RLIMIT_AS`); allocations
     /// beyond it fail.
     public var addressSpaceBytes: UInt64?
-    /// The most CPU time the process may use, in seconds (`RLIMIT_CPU`); it gets SIGXCPU,
-    /// then SIGKILL.
+    /// The most CPU time the process may use, in seconds (`RLIMIT_CPU`, soft and hard
+    /// limit alike, so Linux sends SIGKILL when it is reached).
     public var cpuSeconds: UInt64?
 
     /// Creates limits; nil leaves a resource unlimited (as inherited).

@@ -9,7 +9,7 @@ import Glibc
 /// (a forked copy kept after each cell) outlives the host that made it when that host
 /// crashes, and the kernel must be its parent to make it the new host. Processes adopted
 /// this way and not taken in charge by a ``ChildProcess`` are reaped by
-/// ``reapAdoptedOrphans(keeping:)`` so no zombie is left.
+/// ``reapAdoptedOrphans()`` so no zombie is left.
 public enum Subreaper {
     /// Becomes the subreaper of this process's descendants.
     /// - Throws: ``SystemError``.

@@ -90,4 +90,32 @@ final class MessageSocketTests: XCTestCase {
             XCTAssertEqual((error as? SystemError)?.code, EPIPE, "an error, not SIGPIPE")
         }
     }
+
+    func testATooLongMessageIsRefusedWholeAndItsDescriptorsClosed() throws {
+        let (left, right) = try MessageSocket.pair()
+        defer { [left, right].forEach { $0.descriptor.close() } }
+        let pipe = try FileDescriptor.pipe()
+        defer { pipe.read.close() }
+        try left.send(Array(repeating: 7, count: 300), descriptors: [pipe.write])
+        pipe.write.close()
+        _ = try FileDescriptor.poll([right.descriptor], timeout: 60_000)
+        XCTAssertThrowsError(try right.receive(capacity: 256)) { error in
+            XCTAssertEqual((error as? SystemError)?.code, EMSGSIZE, "a cut message is not delivered as if whole")
+        }
+        // The descriptor that came with it was closed: the pipe has no writer left.
+        XCTAssertEqual(try pipe.read.read(), .endOfFile)
+        // The socket still works.
+        try left.send([1, 2, 3])
+        XCTAssertEqual(try receive(right)?.bytes, [1, 2, 3])
+    }
+
+    func testMoreThanSixteenDescriptorsAreAnErrorNotADrop() throws {
+        let (left, right) = try MessageSocket.pair()
+        defer { [left, right].forEach { $0.descriptor.close() } }
+        let pipes = try (0..<17).map { _ in try FileDescriptor.pipe() }
+        defer { pipes.forEach { $0.read.close(); $0.write.close() } }
+        XCTAssertThrowsError(try left.send([1], descriptors: pipes.map(\.write))) { error in
+            XCTAssertEqual((error as? SystemError)?.code, EINVAL)
+        }
+    }
 }

@@ -47,13 +47,15 @@ int bb_fork_check(unsigned long long extra_bytes, int *message_fd);
 /// Returns 0, or -1 with errno set.
 int bb_seqpacket_pair(int fds[2]);
 
-/// Sends one message of `length` bytes with `count` descriptors attached (SCM_RIGHTS).
-/// Returns the bytes sent, or -1 with errno set.
+/// Sends one message of `length` bytes with `count` descriptors attached (SCM_RIGHTS, at
+/// most 16). Returns the bytes sent, or -1 with errno set (EINVAL for more than 16).
 long bb_send_with_fds(int socket, const void *bytes, unsigned long length, const int *fds, int count);
 
 /// Receives one message into `bytes` (at most `capacity`) and up to `max_fds` attached
-/// descriptors into `fds` (close-on-exec), their number in `*fd_count`. Returns the bytes
-/// received (0 when the peer closed), or -1 with errno set.
+/// descriptors into `fds` (close-on-exec, at most 16), their number in `*fd_count`. Returns
+/// the bytes received (0 when the peer closed, or for an empty message without
+/// descriptors), or -1 with errno set: EMSGSIZE for a message longer than `capacity` or
+/// with more than `max_fds` descriptors (none of it is delivered; its descriptors are closed).
 long bb_receive_with_fds(int socket, void *bytes, unsigned long capacity, int *fds, int max_fds, int *fd_count);
 
 /// Makes this process the reaper of orphaned descendants (PR_SET_CHILD_SUBREAPER).

@@ -217,7 +217,13 @@ final class HostProcess: Sendable {
     private func receiveSnapshots(_ onOutput: @Sendable (HostOutput) -> Void) -> Bool {
         while true {
             guard (try? FileDescriptor.poll([snapshots.descriptor], timeout: 0))?.isEmpty == false else { return true }
-            guard let message = try? snapshots.receive(capacity: 256) else { return false }
+            let message: MessageSocket.Message?
+            do { message = try snapshots.receive(capacity: 256) } catch where error.code == EMSGSIZE {
+                continue  // Not a message of the seam (dropped whole); the channel still works.
+            } catch {
+                return false
+            }
+            guard let message else { return false }
             if let snapshot = HostSnapshot(announcement: message, from: id) {
                 onOutput(.snapshot(snapshot))
             }
