@@ -125,7 +125,16 @@ def test_without_a_snapshot_the_cells_to_rerun_come_in_the_order_they_ran(kernel
     run_cell(kc, "var b = 1")   # In[1]
     run_cell(kc, "var a = 2")   # In[2]
     run_cell(kc, "b = a + 1")   # In[3]
+    after_third = {pid for pid, _ in children(host_pid(km))}
     run_cell(kc, "var c = b")   # In[4]
+    # The host forks its snapshot after it has answered: wait for the one after In[4] (the
+    # kernel then releases the one after In[3]), so none appears after the kill below.
+    deadline = time.monotonic() + 30   # a hang guard: it takes milliseconds
+    while time.monotonic() < deadline:
+        now = {pid for pid, _ in children(host_pid(km))}
+        if now and not now & after_third:
+            break
+        time.sleep(0.05)
     for pid, name in children(host_pid(km)):
         os.kill(pid, signal.SIGKILL)  # the snapshots
     time.sleep(0.5)
