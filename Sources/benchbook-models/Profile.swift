@@ -9,7 +9,9 @@ enum ProfileCommand {
         for path in models {
             let model = try Model(contentsOf: path, options: ModelOptions(threads: threads))
             let input = try BenchCommand.sampleInput(for: model)
-            let profile = try model.profile(input, runs: runs)
+            // The machine's load while profiling ("quiet": measured long enough, and no thread
+            // waited for a core): operators account for a run's wall time only on a quiet machine.
+            let (profile, contention) = try CPUContention.measure(threads: threads) { try model.profile(input, runs: runs) }
             let operators = profile.operators.map { entry -> [String: Any] in
                 var object: [String: Any] = [
                     "kind": entry.kind, "name": entry.name, "calls": entry.calls, "total_s": entry.totalSeconds,
@@ -24,6 +26,8 @@ enum ProfileCommand {
                 "run_median_s": profile.runMedian.estimate, "operator_median_s": profile.operatorMedian,
                 "coverage": profile.coverage, "complete": profile.isComplete, "all_calls": profile.allCalls,
                 "operators": operators, "runtime": profile.runtime,
+                "quiet": contention.map { !$0.isContended && $0.wallSeconds >= CPUContention.minimumWallSeconds } ?? false,
+                "contention": contention?.summary ?? "not measured",
             ]
             let data = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))

@@ -101,7 +101,9 @@ XNNPACK_MATRIX = ("Convolution", "Fully Connected")
 def profiles():
     missing = [path for path in GENERATED if not os.path.exists(path)]
     assert not missing, f"missing set-up models (run `make models`): {missing}"
-    result = run("profile", "--runs", "8", "--threads", "1", *COURSE_FILES)
+    # 50 runs: long enough (a quarter of a second and more for every ImageNet file) for the
+    # profile to tell whether the machine was quiet.
+    result = run("profile", "--runs", "50", "--threads", "1", *COURSE_FILES)
     assert result.returncode == 0, result.stderr[-3000:]
     records = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     assert [record["model"] for record in records] == COURSE_FILES
@@ -180,12 +182,14 @@ def test_operators_account_for_the_run(path, profiles):
     Only models whose run is long enough for the operators to dominate are held to 15 %: for
     the Fashion-MNIST TFLite files (0.1-0.3 ms a run) LiteRT's own per-run steps (binding the
     buffers, syncing the output, ~40 us of Run it reports no event for) outweigh the operators,
-    and the profile says so."""
+    and the profile says so. And only on a quiet machine: beside two busy loops the thread's
+    waits for a core fall between operators (efficientnet_lite0_int8.tflite was covered 0.70,
+    mobilenet_v2.tflite 0.69 in its fastest run), and the record says the machine was busy."""
     record = profiles[path]
     print(f"{os.path.basename(path)}: operators {record['operator_median_s'] * 1e3:.3f} ms, "
-          f"run {record['run_median_s'] * 1e3:.3f} ms, coverage {record['coverage']:.3f}")
+          f"run {record['run_median_s'] * 1e3:.3f} ms, coverage {record['coverage']:.3f}; {record['contention']}")
     assert record["coverage"] <= 1.001
-    if record["run_median_s"] >= 2e-3:
+    if record["run_median_s"] >= 2e-3 and record["quiet"]:
         assert record["coverage"] >= 0.85
         assert record["complete"]
     else:
