@@ -65,3 +65,25 @@ def test_killing_a_students_server_leaves_nothing(hub):
         time.sleep(0.2)
     assert not alive(tree), f"left running: {alive(tree)}"
     assert not cell_directories(kernel_pid)
+
+
+def test_a_student_who_waits_longer_than_the_ping_timeout_keeps_the_kernel(tmp_path):
+    """jupyter_server closes a kernel websocket whose pings go unanswered for ws_ping_timeout
+    (90 s by default; 5 s here). A student who sends nothing for longer, as a browser tab
+    waits between cells, keeps the connection: the client answers the pings while idle.
+    (A client that read only while it waited for a reply lost its kernel this way in the
+    class benchmark, when the first servers waited for the last to start.)"""
+    settings = {"ws_ping_interval": 1000, "ws_ping_timeout": 5000}
+    with Hub(tmp_path / "hub", extra_config=f"c.Spawner.args.append({'--ServerApp.tornado_settings=' + json.dumps(settings)!r})") as hub:
+        student = Student(hub, "linus")
+        student.start()
+        try:
+            time.sleep(12)
+            seconds, reply = student.run("cell", "6 * 7")
+            assert reply["status"] == "ok", reply
+            assert [o["content"]["data"]["text/plain"] for o in student.outputs if o["msg_type"] == "execute_result"] == ["42"]
+            assert student.pings >= 5, f"the server sent {student.pings} pings in 12 s: its ping settings were not used"
+            assert "ping timeout" not in (tmp_path / "hub" / "jupyterhub.log").read_text()
+        finally:
+            student.close()
+            hub.stop_server("linus")

@@ -68,14 +68,14 @@ def run_class(hub, n, passes, log, at_rest=None):
         def start(student):
             try:
                 student.start()
-            except (HubError, OSError) as error:
-                failures.append(f"{student.name}: start: {error}")
+            except Exception as error:   # a measurement records every failure, whatever its kind
+                failures.append(f"{student.name}: start: {type(error).__name__}: {error}")
         threads = [threading.Thread(target=start, args=(s,)) for s in students]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        ready = [s for s in students if s.ws is not None]
+        ready = [s for s in students if s.ready]
         log(f"  N={n}: {len(ready)} of {n} servers and kernels ready after {time.time() - started:.1f} s")
 
         lowest_available = memory_available()
@@ -89,8 +89,8 @@ def run_class(hub, n, passes, log, at_rest=None):
                     if run == 0 and index == 1:
                         try:
                             completions.append(student.complete(COMPLETION)[0])
-                        except (HubError, OSError) as error:
-                            failures.append(f"{student.name}: completion: {error}")
+                        except Exception as error:
+                            failures.append(f"{student.name}: completion: {type(error).__name__}: {error}")
                 threads = [threading.Thread(target=cell, args=(s,)) for s in ready]
                 for t in threads:
                     t.start()
@@ -99,9 +99,9 @@ def run_class(hub, n, passes, log, at_rest=None):
                 lowest_available = min(lowest_available, memory_available())
                 seconds = [s.timings[-1][1] for s in ready if s.timings]
                 log(f"  N={n} pass {run + 1} cell {index + 1}/{len(LESSON)} ({label}): "
-                    f"slowest {max(seconds):.2f} s")
+                    f"slowest {max(seconds, default=0):.2f} s")
         rest = at_rest(ready) if at_rest else {}
-        for s in ready:
+        for s in students:
             s.close()
     load_after = os.getloadavg()
     hub_memory = 0

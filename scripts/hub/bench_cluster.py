@@ -268,6 +268,8 @@ def main():
     ensure()
     uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     log(f"uptime: {uptime}")
+    log(f"logs: {work}/<spawner>-n<N>-<label>/ (the Hub's jupyterhub.log, with the bare servers' output; "
+        "each container's output as <student>.log)")
     started = time.time()
     rows = []
     for n in [int(x) for x in args.students.split(",")]:
@@ -298,7 +300,7 @@ def main():
         "image": image, "limits": {"mem_limit": MEM_LIMIT, "cpu_limit": CPU_LIMIT},
         "passes": args.passes, "p90_limit": args.p90_limit, "lesson": LESSON, "completion": COMPLETION,
         "cut_students": args.cut_students, "rest_seconds": args.rest, "before": BEFORE,
-        "class": rows, "cuts": cuts,
+        "class": rows, "cuts": cuts, "logs": str(work),
     }
     record["reading"] = reading(record)
     (out / "cluster-class.json").write_text(json.dumps(record, indent=1) + "\n")

@@ -16,6 +16,7 @@ service token and the loopback addresses are set here.
 """
 import json
 import os
+import queue
 import secrets
 import shutil
 import signal
@@ -23,6 +24,7 @@ import socket
 import subprocess
 import sys
 import threading
+import struct
 import time
 import uuid
 from pathlib import Path
@@ -33,7 +35,7 @@ import websocket
 from jupyter_client.kernelspec import KernelSpecManager
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from docker_engine import docker  # noqa: E402
+from docker_engine import DOCKER, docker  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
@@ -240,8 +242,25 @@ class Hub:
         return state["object_id"]
 
     def stop_server(self, name, timeout=90):
+        """Stops a student's server through the Hub and waits until it is gone. A container's
+        output is kept first, in <directory>/<name>.log (the container is removed when it stops;
+        a local server writes to jupyterhub.log)."""
+        if self.spawner != "local":
+            self.save_container_log(name)
         self.api("DELETE", f"/users/{name}/server")
         wait_for(lambda: not self.user(name).get("servers"), timeout, f"{name}'s server to stop")
+
+    def save_container_log(self, name):
+        server = (self.user(name).get("servers") or {}).get("")
+        if not server or not server.get("state"):
+            return
+        try:
+            log = subprocess.run([DOCKER, "logs", "--timestamps", self.container(server["state"])],
+                                 capture_output=True, text=True, timeout=60)
+        except (HubError, subprocess.TimeoutExpired) as error:
+            (self.directory / f"{name}.log").write_text(f"no log: {error}\n")
+            return
+        (self.directory / f"{name}.log").write_text(log.stdout + log.stderr)
 
 
 ROLES = {
@@ -281,6 +300,10 @@ class Student:
         self.server_pid = None
         self.kernel_id = None
         self.ws = None
+        self.incoming = queue.Queue()   # (arrival time, kernel message), or the error that ended the websocket
+        self.reader = None
+        self.pings = 0   # the server's pings answered
+        self.ready = False   # the server answers and the kernel has answered kernel_info
         self.timings = []   # (label, seconds, status)
         self.lock = threading.Lock()
 
@@ -300,12 +323,51 @@ class Student:
             raise HubError(f"{self.name}: POST /api/sessions: {response.status_code} {response.text[:300]}")
         self.kernel_id = response.json()["kernel"]["id"]
         ws_url = self.base.replace("http://", "ws://") + f"/api/kernels/{self.kernel_id}/channels?session_id={uuid.uuid4()}"
-        self.ws = websocket.create_connection(ws_url, header=[f"Authorization: token {self.hub.token}"], timeout=300)
+        self.ws = websocket.create_connection(ws_url, header=[f"Authorization: token {self.hub.token}"])
+        self.reader = threading.Thread(target=self.read, name=f"{self.name}'s websocket", daemon=True)
+        self.reader.start()
         self.session_id = str(uuid.uuid4())
         reply = self.request("kernel_info_request", {}, timeout=120)
         if reply["content"].get("status") != "ok":
             raise HubError(f"{self.name}: kernel_info_reply {reply['content']}")
         self.kernel_seconds = time.time() - started
+        self.ready = True
+
+    def read(self):
+        """Reads the kernel websocket on a thread of its own for as long as it is open, as a
+        browser does. Every frame is read when it arrives, so the server's pings are answered
+        while the student is idle too: jupyter_server closes a websocket whose pings go
+        unanswered for 90 s (`ws_ping_timeout`), and a client that reads only while it waits
+        for a reply loses its kernel connection while it waits for the rest of the class."""
+        try:
+            while True:
+                opcode, data = self.ws.recv_data(control_frame=True)   # a ping is answered in here
+                if opcode == websocket.ABNF.OPCODE_PING:
+                    self.pings += 1
+                    continue
+                if opcode == websocket.ABNF.OPCODE_PONG:
+                    continue
+                if opcode == websocket.ABNF.OPCODE_CLOSE:
+                    code = struct.unpack("!H", data[:2])[0] if len(data) >= 2 else None
+                    reason = data[2:].decode(errors="replace")
+                    raise HubError(f"{self.name}: the server closed the kernel websocket "
+                                   f"(close code {code}{', ' + reason if reason else ''}); "
+                                   "its log says why (jupyterhub.log, or the container's log)")
+                self.incoming.put((time.time(), json.loads(data)))
+        except (HubError, websocket.WebSocketException, OSError, ValueError) as error:
+            self.incoming.put(error)
+
+    def receive(self, deadline, what):
+        """The kernel's next message and when it arrived; raises what ended the websocket, or
+        HubError when nothing came before `deadline` (time.time() values)."""
+        try:
+            item = self.incoming.get(timeout=max(0.0, deadline - time.time()))
+        except queue.Empty:
+            raise HubError(f"{self.name}: {what}") from None
+        if isinstance(item, Exception):
+            self.incoming.put(item)   # every later call fails the same way
+            raise item
+        return item
 
     def message(self, msg_type, content, channel="shell"):
         msg_id = uuid.uuid4().hex
@@ -317,21 +379,18 @@ class Student:
     def request(self, msg_type, content, timeout=300):
         """Sends a shell request; returns its reply once the kernel is idle again."""
         msg_id, msg = self.message(msg_type, content)
-        self.ws.settimeout(timeout)
         self.ws.send(json.dumps(msg))
         reply = None
         idle = False
         self.outputs = []
         deadline = time.time() + timeout
         while reply is None or not idle:
-            if time.time() > deadline:
-                raise HubError(f"{self.name}: no reply to {msg_type} within {timeout} s")
-            incoming = json.loads(self.ws.recv())
+            arrived, incoming = self.receive(deadline, f"no reply to {msg_type} within {timeout} s")
             if incoming.get("parent_header", {}).get("msg_id") != msg_id:
                 continue
             if incoming["channel"] == "shell":
                 reply = incoming
-                self.reply_seconds = time.time()
+                self.reply_seconds = arrived
             elif incoming["msg_type"] == "status" and incoming["content"]["execution_state"] == "idle":
                 idle = True
             elif incoming["channel"] == "iopub" and incoming["msg_type"] != "status":
@@ -342,12 +401,11 @@ class Student:
         """Sends a comm message (no reply on shell); returns the kernel's iopub messages
         for it, once the kernel is idle again."""
         msg_id, msg = self.message(msg_type, content)
-        self.ws.settimeout(timeout)
         self.ws.send(json.dumps(msg))
         outputs = []
         deadline = time.time() + timeout
-        while time.time() < deadline:
-            incoming = json.loads(self.ws.recv())
+        while True:
+            _, incoming = self.receive(deadline, f"the kernel did not go idle after {msg_type} within {timeout} s")
             if incoming.get("parent_header", {}).get("msg_id") != msg_id:
                 continue
             if incoming["msg_type"] == "status":
@@ -355,7 +413,6 @@ class Student:
                     return outputs
             else:
                 outputs.append(incoming)
-        raise HubError(f"{self.name}: the kernel did not go idle after {msg_type} within {timeout} s")
 
     def run(self, label, code, timeout=300):
         """Runs one cell; records and returns (seconds to execute_reply, reply content)."""
@@ -366,7 +423,7 @@ class Student:
                                                      "stop_on_error": True}, timeout=timeout)
             seconds = self.reply_seconds - started
             content = reply["content"]
-        except (HubError, websocket.WebSocketException, OSError) as error:
+        except (HubError, websocket.WebSocketException, OSError, ValueError) as error:
             seconds, content = time.time() - started, {"status": "error", "ename": type(error).__name__,
                                                        "evalue": str(error)}
         with self.lock:
@@ -389,9 +446,13 @@ class Student:
     def close(self):
         if self.ws is not None:
             try:
-                self.ws.close()
+                self.ws.send_close()   # the reader reads the server's closing frame and ends
             except (websocket.WebSocketException, OSError):
                 pass
+            self.reader.join(timeout=5)
+            self.ws.abort()   # a server that did not answer: the reader's wait ends here
+            self.reader.join(timeout=5)
+            self.ws.shutdown()
             self.ws = None
 
 
