@@ -179,17 +179,26 @@ def test_tflite_profile_matches_the_graph(path, profiles, graphs):
 @pytest.mark.parametrize("path", COURSE_FILES, ids=os.path.basename)
 def test_operators_account_for_the_run(path, profiles):
     """The operators' total against the same runs' measured time (median of the per-run ratios).
-    Only models whose run is long enough for the operators to dominate are held to 15 %: for
-    the Fashion-MNIST TFLite files (0.1-0.3 ms a run) LiteRT's own per-run steps (binding the
-    buffers, syncing the output, ~40 us of Run it reports no event for) outweigh the operators,
-    and the profile says so. And only on a quiet machine: beside two busy loops the thread's
-    waits for a core fall between operators (efficientnet_lite0_int8.tflite was covered 0.70,
-    mobilenet_v2.tflite 0.69 in its fastest run), and the record says the machine was busy."""
+    - A run shorter than 2 ms (the Fashion-MNIST files) is mostly fixed per-run cost: for the
+      TFLite files LiteRT's own steps (binding the buffers, syncing the output, its work between
+      operators, 20-30 us each) outweigh the operators, whose share of the run is then a property
+      of the machine (fashion_cnn_int8.tflite: 0.15-0.21 on one, above 0.2 on another). The
+      operators and those steps together must account for half the run (0.63-0.78 measured, 0.64
+      and more beside two busy loops: a 0.15 ms run is seldom preempted, and the median run is used).
+    - A longer run on a quiet machine: the operators alone, 85 % of it.
+    - A longer run on a busy machine: the thread's waits for a core fall between operators
+      (beside two busy loops efficientnet_lite0_int8.tflite was covered 0.58-0.70, mobilenet_v2.tflite
+      0.69), and the record says the machine was busy; the operators must still be a fifth."""
     record = profiles[path]
+    steps = sum(entry["total_s"] for entry in record["operators"] if entry["runtime_step"]) / record["runs"]
+    accounted = (record["operator_median_s"] + steps) / record["run_median_s"]
     print(f"{os.path.basename(path)}: operators {record['operator_median_s'] * 1e3:.3f} ms, "
-          f"run {record['run_median_s'] * 1e3:.3f} ms, coverage {record['coverage']:.3f}; {record['contention']}")
-    assert record["coverage"] <= 1.001
-    if record["run_median_s"] >= 2e-3 and record["quiet"]:
+          f"runtime steps {steps * 1e3:.3f} ms, run {record['run_median_s'] * 1e3:.3f} ms, "
+          f"coverage {record['coverage']:.3f}, with the steps {accounted:.3f}; {record['contention']}")
+    assert 0 < record["coverage"] <= 1.001
+    if record["run_median_s"] < 2e-3:
+        assert accounted >= 0.5
+    elif record["quiet"]:
         assert record["coverage"] >= 0.85
         assert record["complete"]
     else:
