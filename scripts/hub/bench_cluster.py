@@ -33,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "jupyterhub"))
-from bench_class import COMPLETION, LESSON, MB, percentile, run_class  # noqa: E402
+from bench_class import COMPLETION, LESSON, MB, other_processes, percentile, run_class  # noqa: E402
 from benchbook_limits import CPU_LIMIT, MEM_LIMIT  # noqa: E402
 from class_hub import Hub, memory_by_role  # noqa: E402
 from docker_engine import docker, ensure  # noqa: E402
@@ -120,7 +120,7 @@ def write_markdown(out, record):
         f"image `{record['image']['tag']}` {record['image']['size_bytes'] / 1e9:.2f} GB. Containers: "
         f"DockerSpawner with host networking, {MEM_LIMIT} and {CPU_LIMIT:g} CPU per student "
         "(deploy/jupyterhub/). Bare: SimpleLocalProcessSpawner. CurveZMQ between each server and its kernel in both. "
-        "The machine is shared with other engineers: each row has its load averages (1 min) before and after; "
+        "Whatever else ran on the machine shows in each row's load averages (1 min) before and after; "
         f"uptime at the start: `{record['machine']['uptime_before']}`.",
         "",
         f"Command: `{record['command']}`",
@@ -129,10 +129,15 @@ def write_markdown(out, record):
         "",
         "Memory per student is PSS in MB, each role's peak (mean over the students); *sum* adds the role peaks "
         "(an upper bound: they need not coincide). *cgroup peak* is the container's own high-water mark "
-        "(every process and the page cache it touched, what its memory limit is checked against).",
+        "(every process and the page cache it touched, what its memory limit is checked against). *other* is a "
+        "process of no known role, by name (command): "
+        + (", ".join(f"{name} at N = {', '.join(str(n) for n in sorted(set(ns)))}" for name, ns in other_processes(rows).items())
+           or "none") + "; `swift-symbolgraph-extract` is the kernel's completion fallback (the library's API "
+        "read without SourceKit-LSP), a name cut to 15 characters with no command line a process caught while "
+        "it started or ended.",
         "",
-        "| N | where | ready | start p50 | cell p50 | cell p90 | cell max | server | kernel | host | snapshots | compiler | SourceKit-LSP | parser | sum | cgroup peak | load before → after | result |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        "| N | where | ready | start p50 | cell p50 | cell p90 | cell max | server | kernel | host | snapshots | compiler | SourceKit-LSP | parser | other | sum | cgroup peak | load before → after | result |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for row in rows:
         roles = role_means(row, "peak")
@@ -141,7 +146,7 @@ def write_markdown(out, record):
         lines.append(
             f"| {row['students']} | {SPAWNERS[row['spawner']]} | {row['ready']} | "
             f"{percentile(starts, 50) or 0:.1f} s | {cell['p50']:.2f} s | {cell['p90']:.2f} s | {cell['max']:.2f} s | "
-            + " | ".join(fmt_mb(roles[r]) for r in ["server", "kernel", "host", "snapshot", "compiler", "language server", "parser"])
+            + " | ".join(fmt_mb(roles[r]) for r in ["server", "kernel", "host", "snapshot", "compiler", "language server", "parser", "other"])
             + f" | {fmt_mb(sum(roles.values()))} | {fmt_mb(cgroup_mean(row, 'max_usage'))} | "
             f"{row['load_before'][0]:.2f} → {row['load_after'][0]:.2f} | {row['verdict']} |")
     lines += [
@@ -260,9 +265,17 @@ def main():
     parser.add_argument("--rest", type=float, default=70.0, help="seconds of rest before the at-rest memory in the cuts")
     parser.add_argument("--p90-limit", type=float, default=10.0)
     parser.add_argument("--out", default=str(ROOT / "results"))
+    parser.add_argument("--render", metavar="JSON", help="measure nothing: write the .md and .png of this record again")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.render:
+        record = json.loads(Path(args.render).read_text())
+        record["reading"] = reading(record)
+        write_markdown(out, record)
+        plot(out, record)
+        log(f"wrote {out}/cluster-class.md, .png from {args.render}")
+        return
     work = Path(os.environ.get("TMPDIR", "/tmp")) / f"benchbook-cluster-{os.getpid()}"
     spawners = args.spawners.split(",")
     ensure()
