@@ -4,8 +4,8 @@ configurations (and copied into deploy/kubernetes/values.yaml).
 From results/cluster-class.md (make bench-cluster, 2026-12-02, the 2-core machine to itself):
 a student's container peaked at 451-566 MB (its cgroup: every process and the page cache it
 touched) over the lesson, and held 356 MB at rest with the memory cuts; the sum of each role's
-peak PSS was 547-808 MB. The first container of a fresh engine peaked at 1447 MB, 1.1 GB of it
-the image's files in page cache (charged to the first cgroup that reads them, and reclaimed
+peak PSS was 547-808 MB. The first container of a fresh engine peaked at 1447 MB; after its lesson 1059 MB
+of it was the image's files in page cache (charged to the first cgroup that reads them, and reclaimed
 before the limit kills anything). The limit leaves room for the notebooks' bigger models
 (EfficientNet-Lite0 in four formats, not in the measured lesson); the guarantee is about a
 lesson's peak. Every cell is compiled, so one core at most per student, a quarter guaranteed:

@@ -146,7 +146,7 @@ def write_markdown(out, record):
         lines.append(
             f"| {row['students']} | {SPAWNERS[row['spawner']]} | {row['ready']} | "
             f"{percentile(starts, 50) or 0:.1f} s | {cell['p50']:.2f} s | {cell['p90']:.2f} s | {cell['max']:.2f} s | "
-            + " | ".join(fmt_mb(roles[r]) for r in ["server", "kernel", "host", "snapshot", "compiler", "language server", "parser", "other"])
+            + " | ".join(fmt_mb(roles[r]) for r in ROLES)
             + f" | {fmt_mb(sum(roles.values()))} | {fmt_mb(cgroup_mean(row, 'max_usage'))} | "
             f"{row['load_before'][0]:.2f} → {row['load_after'][0]:.2f} | {row['verdict']} |")
     lines += [
