@@ -37,12 +37,12 @@ extension SerialBenchmarkTests {
         let baseline = try BenchmarkRecord(fast)
         let comparison = try read.compared(with: baseline)
         #expect(comparison.medianRatio > 5)
-        #expect(comparison.isBeyondNoise)
+        #expect(comparison.verdict == .slower)
         #expect(comparison.mimeBundle.data["text/plain"]?.contains("slower") == true)
 
         let itself = try read.compared(with: read)
         #expect(itself.medianRatio == 1)
-        #expect(!itself.isBeyondNoise)
+        #expect(itself.verdict == .equivalent)
     }
 
     @Test func sweepWritesJSONAndCSV() throws {

@@ -12,7 +12,7 @@ import BenchbookRuntime
 ///     inputShape: [1, 1, 28, 28], runtime: "Swift")
 /// let url = try record.write(to: FileManager.default.temporaryDirectory)   // results/ by default
 /// let before = try BenchmarkRecord(contentsOf: url)
-/// try record.compared(with: before)              // ratio and noise verdict
+/// try record.compared(with: before)              // ratio, interval and verdict
 /// ```
 public struct BenchmarkRecord: Sendable, Equatable, Codable {
     /// Version of this file layout; readers reject newer major versions.
@@ -139,13 +139,16 @@ public struct BenchmarkRecord: Sendable, Equatable, Codable {
     }
 
     /// Compares this record (the candidate) with a baseline record.
-    /// - Parameter baseline: the earlier or reference record.
-    /// - Returns: ratio of medians and p90s, and whether the difference is beyond noise.
+    /// - Parameters:
+    ///   - baseline: the earlier or reference record.
+    ///   - equivalenceBand: how close to 1 the whole interval must be for *equivalent* (0.05: ±5 %).
+    /// - Returns: ratio of medians and p90s, and the ``Verdict`` (faster, slower, equivalent or undecided).
     /// - Throws: ``BenchmarkError/noSamples(name:)`` when either has no run times.
-    public func compared(with baseline: BenchmarkRecord) throws -> BenchmarkComparison {
+    public func compared(with baseline: BenchmarkRecord,
+                         equivalenceBand: Double = VerdictRule.defaultEquivalenceBand) throws -> BenchmarkComparison {
         if result.samples.isEmpty { throw BenchmarkError.noSamples(name: result.name) }
         if baseline.result.samples.isEmpty { throw BenchmarkError.noSamples(name: baseline.result.name) }
-        return result.compared(with: baseline.result)
+        return result.compared(with: baseline.result, equivalenceBand: equivalenceBand)
     }
 
     static var encoder: JSONEncoder {
