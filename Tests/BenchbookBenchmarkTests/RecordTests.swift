@@ -93,6 +93,10 @@ extension SerialBenchmarkTests.RecordTests {
         let elsewhere = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: elsewhere) }
         #expect(BenchmarkRecord.resultsDirectory(from: elsewhere).path == elsewhere.appendingPathComponent("results").path)
+        // Records of an interactive run go to the ignored latest/, never over the published ones.
+        #expect(BenchmarkRecord.directory(environment: [:], current: notebooks).path
+                == root.appendingPathComponent("results/latest").path)
+        #expect(BenchmarkRecord.directory(environment: ["BENCHBOOK_RESULTS_DIR": "/tmp/r"], current: notebooks).path == "/tmp/r")
     }
 
     @Test func runAndRecordWritesTheFile() throws {

@@ -89,14 +89,22 @@ public struct BenchmarkRecord: Sendable, Equatable, Codable {
     }
 
     /// Where records go when no directory is given: `$BENCHBOOK_RESULTS_DIR` when set;
-    /// otherwise the nearest existing `results/` directory in the current directory or up to
-    /// three levels above it (a notebook in `notebooks/` writes to the project's `results/`);
-    /// otherwise `results/` in the current directory.
+    /// otherwise `latest/` in the nearest existing `results/` directory (the current directory or
+    /// up to three levels above it: a notebook in `notebooks/` writes to the project's
+    /// `results/latest/`, which the project ignores), else `results/latest/` in the current
+    /// directory. So an interactive run never writes over the published records in `results/`;
+    /// `make run RECORDS_DIR=$PWD/results` (which sets the variable) is how those are refreshed.
     public static var defaultDirectory: URL {
-        if let path = ProcessInfo.processInfo.environment["BENCHBOOK_RESULTS_DIR"], !path.isEmpty {
+        directory(environment: ProcessInfo.processInfo.environment,
+                  current: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+    }
+
+    /// ``defaultDirectory`` for a given environment and current directory.
+    static func directory(environment: [String: String], current: URL) -> URL {
+        if let path = environment["BENCHBOOK_RESULTS_DIR"], !path.isEmpty {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        return resultsDirectory(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+        return resultsDirectory(from: current).appendingPathComponent("latest", isDirectory: true)
     }
 
     /// The nearest existing `results/` at or up to three levels above `current`, else `current/results`.
