@@ -22,7 +22,8 @@ Rules, for every notebook given:
 3. Markdown (the notebook's own words; quotations are exempt: lines starting with ">" and
    sentences that say "quoted"; code is exempt): no sentence
    - states a direction (the words of rule 2, and shorten/lengthen, better/worse ...): what a
-     run found is written by the cell that measured it;
+     run found is written by the cell that measured it (a verdict word in italics, *faster*, is
+     the name of a term, not a claim);
    - holds a multiplier ("2×", "twenty times as long", "twice", "a quarter of");
    - holds a comparison word (more, less, larger, most, only, ...) next to a number;
    - states a duration or a size ("20 seconds", "18.6 MB"): those are this run's to print;
@@ -38,6 +39,7 @@ import sys
 DIRECTION_WORDS = (r"faster|slower|quicker|helps?|hurts?|no difference|within noise|speeds? up|slows? down|"
                    r"outperforms?|beats?|equivalent|undecided|shortens?|lengthens?")
 DIRECTION = re.compile(r"\b(" + DIRECTION_WORDS + r")\b", re.I)
+ITALIC_TERM = re.compile(r"(?<!\*)\*(" + DIRECTION_WORDS + r")\*(?!\*)", re.I)
 NUMBER = r"(\d+(?:\.\d+)?)"
 LEVEL = NUMBER + r" % interval " + NUMBER + "–" + NUMBER + "×"
 DIRECTED = re.compile(NUMBER + r"× (faster|slower) than [^()]*?\(" + LEVEL + r"([^)]*)\)")
@@ -86,6 +88,7 @@ def output_texts(cell):
                 texts.append(joined(data[mime]))
         if "text/html" in data:
             page = joined(data["text/html"])
+            page = re.sub(r"<(i|em)>(.*?)</\1>", r"*\2*", page)      # italics: a term named, as in markdown
             page = re.sub(r"</t[dh]>", " | ", page)
             page = re.sub(r"</tr>|<br>|</p>|</caption>", "\n", page)
             texts.append(html.unescape(re.sub(r"<[^>]+>", "", page)))
@@ -154,18 +157,21 @@ def check_piece(piece):
                             f"the band: {text!r}")
         if not low - TOLERANCE <= value <= high + TOLERANCE:
             problems.append(f"ratio {value} outside its own interval {low}–{high}: {text!r}")
-    # Any other direction word in the piece is an uncomputed claim.
+    # Any other direction word in the piece is an uncomputed claim (one in italics names a term).
     rest = piece
     for start, end in sorted(covered, reverse=True):
         rest = rest[:start] + rest[end:]
+    rest = ITALIC_TERM.sub("*term*", rest)
     for word in DIRECTION.findall(rest):
         problems.append(f"states a direction ('{word}') without a computed interval: {text!r}")
     return checked, problems
 
 
 def prose(source):
-    """A markdown cell's own words: no code, no quotations, no HTML comments."""
+    """A markdown cell's own words: no code, no quotations, no HTML comments, and no verdict word
+    set in italics as the name of a term (*faster*, *undecided*: the notebook defining its words)."""
     text = re.sub(r"```.*?```", "", source, flags=re.S)
+    text = ITALIC_TERM.sub("*term*", text)
     text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
     text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(">"))
     return re.sub(r"`[^`]*`", "`…`", text)

@@ -136,8 +136,8 @@ extension RunComparisonTable: NotebookDisplayable, CustomStringConvertible {
         let band = rows.lazy.compactMap(\.comparison).first?.rule.bandText ?? VerdictRule(measuredApart: true).bandText
         var html = "<table><caption style=\"text-align:left\"><b>\(HTML.escape(title))</b>: this run against the newest earlier record "
             + "(medians; 95 % bootstrap intervals; the runs were measured apart, so a difference counts only when its "
-            + "interval clears the \(band) band (the drift between runs), and they are equivalent only when it lies "
-            + "inside it; otherwise undecided)</caption>"
+            + "interval clears the \(band) band (the drift between runs), and they are <i>equivalent</i> only when it "
+            + "lies inside it; otherwise <i>undecided</i>)</caption>"
             + "<tr><th style=\"text-align:left\">variant</th><th>this run</th><th>earlier run</th><th>this ÷ earlier</th>"
             + "<th style=\"text-align:left\">verdict</th><th style=\"text-align:left\">machines (this / earlier)</th></tr>"
         for row in rows {
