@@ -48,12 +48,18 @@ public struct OperatorProfileChart: Chart {
     private var labelRoom: Double { (width - 2 * ChartStyle.margin) * 0.42 }
     private var subtitle: String { "\(profile.runtime) · \(profile.agreement)" }
 
-    private func label(_ entry: OperatorProfile.Operator) -> String {
+    /// A bar's label: the kind and implementation, a runtime step marked as one, the rest counted.
+    func label(_ entry: OperatorProfile.Operator) -> String {
         entry.isRuntimeStep ? "\(entry.kind) (runtime step)" : entry.kind == "other" ? "other: \(entry.name)" : entry.label
     }
 
+    /// The bar labels as they are drawn: their lines, type size and column width.
+    func rowLabels(on canvas: CairoCanvas) -> RowLabels {
+        RowLabels(entries.map(label), on: canvas, size: Self.labelSize, maximumWidth: labelRoom, minimumRowHeight: 26)
+    }
+
     private var rowHeight: Double {
-        RowLabels.measure(entries.map(label), size: Self.labelSize, maximumWidth: labelRoom, minimumRowHeight: 26)?.rowHeight ?? 26
+        (try? CairoCanvas(width: 100, height: 10, scale: 1)).map { rowLabels(on: $0).rowHeight } ?? 26
     }
 
     /// Height follows from the bars and their label lines.
@@ -94,7 +100,7 @@ public struct OperatorProfileChart: Chart {
     private func draw(on canvas: CairoCanvas) {
         let body = ChartFrame.draw(on: canvas, title: title, subtitle: subtitle)
         let entries = self.entries
-        let names = RowLabels(entries.map(label), on: canvas, size: Self.labelSize, maximumWidth: labelRoom, minimumRowHeight: 26)
+        let names = rowLabels(on: canvas)
         let valueTexts = entries.map(valueText)
         // The first bar's figures are bold.
         let valueWidth = (valueTexts.enumerated().map {
@@ -115,7 +121,7 @@ public struct OperatorProfileChart: Chart {
             let color: ChartColor = entry.isRuntimeStep ? .axis : entry.kind == "other" ? .primary.mixed(with: .white, 0.4)
                 : index == 0 ? .highlight : .primary
             canvas.fill(bar, color)
-            canvas.text(lines: names.lines[index], at: ChartPoint(x: plot.minX - 8, y: bar.midY), size: Self.labelSize,
+            canvas.text(lines: names.lines[index], at: ChartPoint(x: plot.minX - 8, y: bar.midY), size: names.size,
                         color: entry.isRuntimeStep ? .secondaryText : .text, horizontal: .trailing, vertical: .middle)
             canvas.text(valueTexts[index], at: ChartPoint(x: bar.maxX + 5, y: bar.midY), size: Self.labelSize,
                         weight: index == 0 ? .bold : .regular, vertical: .middle)
