@@ -244,6 +244,10 @@ import Testing
                                           weight: column == 1 ? .bold : .regular), "row \(row), column \(column) at \(width) pt")
             }
         }
+        // Every mark in the cells is explained under the table.
+        #expect(table.legend.map(\.symbol) == ["⚠", "—"])
+        #expect(layout.legendLines.first?.joined(separator: " ").hasPrefix("⚠ contended:") == true)
+        #expect(table.textSummary.contains("⚠ contended:"))
     }
 
     @Test func fashionClassNamesAlongTheConfusionMatrix() throws {

@@ -1,4 +1,4 @@
-/// Where a comparison table's columns, cells and sources go.
+/// Where a comparison table's columns, cells, legend and sources go.
 extension ComparisonTable {
     /// Where everything goes: column widths, and every cell's lines (nothing is cut; rows and
     /// the footnote grow instead).
@@ -9,6 +9,7 @@ extension ComparisonTable {
         var headerHeight: Double
         var rowLines: [[[String]]]   // per row, per column
         var rowHeights: [Double]
+        var legendLines: [[String]]
         var sourceLines: [[String]]
         var headerTop: Double        // the title block's height
         /// The chart's width: the one asked for, wider when the columns' longest words need more.
@@ -19,17 +20,28 @@ extension ComparisonTable {
             let block = { (lines: [[String]]) in
                 lines.reduce(0) { $0 + CairoCanvas.blockHeight(lines: $1.count, size: ComparisonTable.sourceSize) + 4 }
             }
-            return 4 + (sourceLines.isEmpty ? 0 : 16 + block(sourceLines))
+            return 4 + block(legendLines) + (legendLines.isEmpty ? 0 : 4) + (sourceLines.isEmpty ? 0 : 16 + block(sourceLines))
         }
     }
 
     var headers: [String] { [rowHeader, measuredHeader] + quoted.enumerated().map { "\($1.header) [\($0 + 1)]" } }
 
-    /// The text of every body cell, row by row, "—" where there is no figure.
+    /// The text of every body cell, row by row, ``noFigure``'s symbol where there is no figure.
     var cellTexts: [[String]] {
-        rows.enumerated().map { index, row in
-            [row, measured[safe: index].flatMap { $0 } ?? "—"] + quoted.map { ($0.values[safe: index] ?? nil) ?? "—" }
+        let none = Self.noFigure.symbol
+        return rows.enumerated().map { index, row in
+            [row, measured[safe: index].flatMap { $0 } ?? none] + quoted.map { ($0.values[safe: index] ?? nil) ?? none }
         }
+    }
+
+    /// The marks the cells carry, with their meaning: the caller's, then the known ones the
+    /// caller did not redefine, then "—" when a cell has no figure.
+    var legend: [Mark] {
+        let texts = cellTexts.flatMap { $0 }
+        let known = Self.knownMarks.filter { mark in !marks.contains { $0.symbol == mark.symbol } }
+        let carried = (marks + known).filter { mark in texts.contains { $0.contains(mark.symbol) } }
+        let empty = measured.contains { $0 == nil } || quoted.contains { $0.values.contains { $0 == nil } }
+        return carried + (empty ? [Self.noFigure] : [])
     }
 
     static func weight(column: Int) -> FontWeight { column == 1 ? .bold : .regular }
@@ -90,13 +102,14 @@ extension ComparisonTable {
             }
             if fits || size - 0.5 < Self.smallestTextSize {
                 let headerHeight = CairoCanvas.blockHeight(lines: headerLines.map(\.count).max() ?? 1, size: size) + 30
+                let legendLines = legend.map { canvas.lines("\($0.symbol) \($0.meaning)", size: Self.sourceSize, maximumWidth: bodyWidth) }
                 let sourceLines = quoted.enumerated().map {
                     canvas.lines("[\($0 + 1)] \($1.source)", size: Self.sourceSize, maximumWidth: bodyWidth)
                 }
                 let chartWidth = max(width, widths.reduce(0, +) + 2 * ChartStyle.margin)
                 let headerTop = ChartFrame.headerHeight(on: canvas, title: title, subtitle: Self.subtitle, width: chartWidth)
                 return Layout(textSize: size, columnWidths: widths, headerLines: headerLines, headerHeight: headerHeight,
-                              rowLines: rowLines, rowHeights: rowHeights, sourceLines: sourceLines,
+                              rowLines: rowLines, rowHeights: rowHeights, legendLines: legendLines, sourceLines: sourceLines,
                               headerTop: headerTop, width: chartWidth)
             }
             size -= 0.5
