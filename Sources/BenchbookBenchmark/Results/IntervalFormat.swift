@@ -31,6 +31,5 @@ enum ContentionFormat {
         return contention.isContended ? text + " ⚠" : text
     }
 
-    static let footnote = "⚠ contended: other processes (or the hypervisor) kept busy cores this row's threads needed, "
-        + "so some of its threads waited for a core; its times say more about the machine than about the model."
+    static let footnote = CPUContention.mark + " " + CPUContention.markMeaning
 }
