@@ -95,7 +95,7 @@ import Testing
         let few = compare(9)
         #expect(few.verdict == .undecided, "\(few.medianRatioInterval)")
         let needed = try #require(few.runsToDecide)
-        #expect(few.phrase().contains("if the ratio stays at \(few.factor(few.medianRatio)), roughly \(needed) rounds instead of 9 would decide it"))
+        #expect(few.phrase().contains("if the ratio stays at \(few.factor(few.medianRatio, as: few.medianRatioInterval)), roughly \(needed) rounds instead of 9 would decide it"))
         // A projection from 9 runs' bootstrap interval is rough (the count that decides was 0.66
         // to 1.5 times the projection on such sets): twice it decides, a third of it does not.
         let more = compare(2 * needed)
@@ -130,5 +130,7 @@ import Testing
         #expect(BenchmarkComparison.intervalText(Self.interval(1.02, 0.99, 1.0496)) == "95 % interval 0.990–1.050×")
         #expect(BenchmarkComparison.intervalText(Self.interval(1.2, 1.1, 1.3)) == "95 % interval 1.10–1.30×")
         #expect(BenchmarkComparison.factor(0.9531) == "0.953×")
+        // The figure is shown with its bounds' decimals, never fewer: 0.994 is not "0.99×" beside 0.994–0.995×.
+        #expect(IntervalFormat.ratio(Self.interval(0.9945, 0.994, 0.995)) == "0.995× (95 % interval 0.994–0.995×)")
     }
 }

@@ -16,9 +16,9 @@ extension BenchmarkComparison {
         let other = baseline ?? baselineName
         switch verdict {
         case .faster:
-            return "\(factor(speedup.estimate)) faster than \(other) (\(intervalText(speedup))\(driftNote))"
+            return "\(factor(speedup.estimate, as: speedup)) faster than \(other) (\(intervalText(speedup))\(driftNote))"
         case .slower:
-            return "\(factor(medianRatio)) slower than \(other) (\(intervalText(medianRatioInterval))\(driftNote))"
+            return "\(factor(medianRatio, as: medianRatioInterval)) slower than \(other) (\(intervalText(medianRatioInterval))\(driftNote))"
         case .equivalent:
             return "equivalent to \(other) within \(rule.bandText) (\(ratioText))"
         case .undecided:
@@ -58,7 +58,7 @@ extension BenchmarkComparison {
     private var driftNote: String { isInterleaved ? "" : "; measured apart, clear of the \(rule.bandText) drift band" }
 
     /// "time ratio 0.95×, 95 % interval 0.79–1.14×".
-    private var ratioText: String { "time ratio \(factor(medianRatio)), \(intervalText(medianRatioInterval))" }
+    private var ratioText: String { "time ratio \(factor(medianRatio, as: medianRatioInterval)), \(intervalText(medianRatioInterval))" }
 
     /// Why the interval decides nothing, and what would.
     private var undecidedDetail: String {
@@ -67,7 +67,7 @@ extension BenchmarkComparison {
         if let needed = runsToDecide {
             decide = needed > 100 * max(runs, 1)
                 ? "over 100 times as many \(unit) as this run's \(runs) would be needed to decide it"
-                : "if the ratio stays at \(factor(medianRatio)), roughly \(needed) \(unit) instead of \(runs) would decide it"
+                : "if the ratio stays at \(factor(medianRatio, as: medianRatioInterval)), roughly \(needed) \(unit) instead of \(runs) would decide it"
         } else {
             decide = "the median ratio sits on the band's edge, so more \(unit) would not decide it"
         }
@@ -75,8 +75,11 @@ extension BenchmarkComparison {
         return "\(rule.undecidedReason(medianRatioInterval)); \(decide)\(turns.isEmpty ? "" : turns)"
     }
 
-    /// A ratio as "1.42×" (three decimals where two would blur an edge of the verdict).
-    func factor(_ value: Double) -> String { Self.factor(value, edges: edges) }
+    /// A ratio as "1.42×", with as many decimals as `interval`'s bounds are shown with (so a
+    /// figure never reads as outside its own interval).
+    func factor(_ value: Double, as interval: ConfidenceInterval) -> String {
+        DurationFormat.fixed(value, decimals: Self.digits(interval, edges: edges)) + "×"
+    }
 
     /// "95 % interval 1.35–1.50×", with three decimals where two would show a bound on an edge
     /// of the verdict (1 or the band's edges), so the printed figures always allow its verdict.
@@ -90,11 +93,16 @@ extension BenchmarkComparison {
         DurationFormat.fixed(value, decimals: decimals(value, edges: edges)) + "×"
     }
 
-    /// "95 % interval 1.35–1.50×", with three decimals when a figure is within 0.005 of one of `edges`.
+    /// "95 % interval 1.35–1.50×", with three decimals when a figure would round onto one of `edges` at two.
     static func intervalText(_ interval: ConfidenceInterval, edges: [Double] = defaultEdges) -> String {
-        let digits = [interval.lower, interval.upper, interval.estimate].map { decimals($0, edges: edges) }.max() ?? 2
+        let digits = digits(interval, edges: edges)
         return "\(interval.levelText) interval \(DurationFormat.fixed(interval.lower, decimals: digits))–"
             + "\(DurationFormat.fixed(interval.upper, decimals: digits))×"
+    }
+
+    /// The decimals an interval's figures are all shown with: three when any is near an edge.
+    static func digits(_ interval: ConfidenceInterval, edges: [Double] = defaultEdges) -> Int {
+        [interval.lower, interval.upper, interval.estimate].map { decimals($0, edges: edges) }.max() ?? 2
     }
 
     /// 1 and the default band's edges.
@@ -104,7 +112,7 @@ extension BenchmarkComparison {
     }()
 
     private static func decimals(_ value: Double, edges: [Double]) -> Int {
-        edges.contains { abs(value - $0) < 0.005 } ? 3 : 2
+        edges.contains { abs(value - $0) <= 0.0055 } ? 3 : 2
     }
 }
 
