@@ -10,10 +10,11 @@
 #                         evaluation set and the ImageNet photos in data/photos/ are made at
 #                         set-up, not committed)
 #   make run-notebooks    execute every notebook (numbered ones and benchmarks-and-charts)
+#   make test-claims      the claim checker's tests, and every notebook's markdown through it
 
 NOTEBOOK_RUNNER := $(PYTHON) scripts/notebooks/run_notebooks.py
 
-.PHONY: notebook-data run-notebooks
+.PHONY: notebook-data run-notebooks test-claims
 
 notebook-data: venv $(SOURCES_RECORD) ## the images the course notebooks read
 	$(PYTHON) scripts/notebooks/make_notebook_data.py
@@ -27,6 +28,10 @@ run-notebooks: kernelspec models notebook-data ## execute every course notebook 
 	@mkdir -p $(RECORDS_DIR)
 	BENCHBOOK_RESULTS_DIR=$(RECORDS_DIR) $(NOTEBOOK_RUNNER)
 
+# The claim checker's own tests, and every notebook's markdown through it (fast: no kernel).
+test-claims: venv ## the claim checker's tests and every notebook's own words through it
+	$(PYTHON) -m pytest -q Tests/python/test_check_claims.py
+
 SETUP_TARGETS += notebook-data
 RUN_TARGETS   += run-notebooks
-TEST_TARGETS  += run-notebooks
+TEST_TARGETS  += test-claims run-notebooks

@@ -37,12 +37,12 @@ extension SerialBenchmarkTests {
         let baseline = try BenchmarkRecord(fast)
         let comparison = try read.compared(with: baseline)
         #expect(comparison.medianRatio > 5)
-        #expect(comparison.isBeyondNoise)
+        #expect(comparison.verdict == .slower)
         #expect(comparison.mimeBundle.data["text/plain"]?.contains("slower") == true)
 
         let itself = try read.compared(with: read)
         #expect(itself.medianRatio == 1)
-        #expect(!itself.isBeyondNoise)
+        #expect(!itself.isDifference)   // equivalent or undecided, as its spread allows; never a difference
     }
 
     @Test func sweepWritesJSONAndCSV() throws {
@@ -93,6 +93,10 @@ extension SerialBenchmarkTests.RecordTests {
         let elsewhere = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: elsewhere) }
         #expect(BenchmarkRecord.resultsDirectory(from: elsewhere).path == elsewhere.appendingPathComponent("results").path)
+        // Records of an interactive run go to the ignored latest/, never over the published ones.
+        #expect(BenchmarkRecord.directory(environment: [:], current: notebooks).path
+                == root.appendingPathComponent("results/latest").path)
+        #expect(BenchmarkRecord.directory(environment: ["BENCHBOOK_RESULTS_DIR": "/tmp/r"], current: notebooks).path == "/tmp/r")
     }
 
     @Test func runAndRecordWritesTheFile() throws {

@@ -60,30 +60,29 @@ struct StatisticsReference: Decodable {
         }
     }
 
-    @Test func comparisonRuleNeedsSignificanceAndSize() {
+    @Test func aRankDifferenceSmallerThanTheBandIsNotADifference() {
         let base = (0..<200).map { 1e-3 * (1 + 0.01 * sin(Double($0))) }
         let same = (0..<200).map { 1e-3 * (1 + 0.01 * sin(Double($0) + 0.5)) }
         let slower = base.map { $0 * 1.10 }
         let barelySlower = base.map { $0 * 1.03 }
 
         let noise = BenchmarkComparison(baselineName: "a", baseline: base, candidateName: "b", candidate: same)
-        #expect(!noise.isBeyondNoise)
+        #expect(noise.verdict == .equivalent)
         #expect(abs(noise.medianRatio - 1) < 0.01)
 
         let real = BenchmarkComparison(baselineName: "a", baseline: base, candidateName: "b", candidate: slower)
-        #expect(real.isBeyondNoise)
+        #expect(real.isDifference)
         #expect(close(real.medianRatio, 1.10, relative: 1e-9))
-        #expect(real.verdict.contains("1.10× slower"))
-        #expect(real.verdict.contains("beyond noise"))
+        #expect(real.summary.contains("1.10× slower"))
 
-        // Significant by rank, but a 3 % shift is below the 5 % floor.
+        // Significant by rank, but measured apart a 3 % shift lies inside the ±5 % drift band.
         let tiny = BenchmarkComparison(baselineName: "a", baseline: base, candidateName: "b", candidate: barelySlower)
         #expect(tiny.test.pValue < BenchmarkComparison.significanceLevel)
-        #expect(!tiny.isBeyondNoise)
+        #expect(tiny.verdict == .equivalent)
 
         let faster = BenchmarkComparison(baselineName: "a", baseline: slower, candidateName: "b", candidate: base)
-        #expect(faster.isBeyondNoise)
-        #expect(faster.verdict.contains("1.10× faster"))
+        #expect(faster.isDifference)
+        #expect(faster.summary.contains("1.10× faster"))
     }
 
     @Test func durationsFormatWithUnits() {

@@ -73,26 +73,25 @@ struct BootstrapReference: Decodable {
         let paired = BenchmarkComparison(baselineName: "a", baseline: base, candidateName: "b",
                                          candidate: base.map { $0 * 1.03 }, interleaved: true)
         #expect(paired.isInterleaved)
-        #expect(paired.direction == .slower)
+        #expect(paired.verdict == .slower)
         #expect(paired.medianRatioInterval.lower > 1)
         #expect(paired.phrase().hasPrefix("1.03× slower than a (95 % interval 1.0"))
-        // The same 3 % measured apart stays within the ±5 % drift band.
+        // The same 3 % measured apart: the whole interval lies inside the ±5 % band, which is
+        // also the drift between runs, so no difference larger than the band is there.
         let apart = BenchmarkComparison(baselineName: "a", baseline: base, candidateName: "b", candidate: base.map { $0 * 1.03 })
-        #expect(apart.direction == .withinNoise)
-        #expect(apart.phrase().contains("within noise of a (time ratio 1.03×"))
-        // Whenever the interval contains 1, the verdict is within noise.
+        #expect(apart.verdict == .equivalent)
+        #expect(apart.phrase().hasPrefix("equivalent to a within ±5 % (time ratio 1.03×"))
+        // The same runs in another order: equivalent.
         let shuffled = base.reversed().map { $0 }
         let same = BenchmarkComparison(baselineName: "a", baseline: base, candidateName: "b", candidate: shuffled, interleaved: true)
-        #expect(same.medianRatioInterval.contains(1))
-        #expect(same.direction == .withinNoise)
-        #expect(same.verdict.contains("within noise"))
-        // The direction is stated once (the notebooks' claim checker reads every direction word).
-        #expect(same.verdict.components(separatedBy: "noise").count == 2)
-        #expect(apart.verdict.components(separatedBy: "noise").count == 2)
+        #expect(same.verdict == .equivalent)
+        #expect(same.summary.hasPrefix("b and a are equivalent within ±5 %"))
+        // The verdict is stated once (the notebooks' claim checker reads every verdict word).
+        #expect(same.summary.components(separatedBy: "equivalent").count == 2)
         // Faster: the speed-up is the reciprocal interval.
         let faster = BenchmarkComparison(baselineName: "slow", baseline: base.map { $0 * 2 }, candidateName: "fast",
                                          candidate: base, interleaved: true)
-        #expect(faster.direction == .faster)
+        #expect(faster.verdict == .faster)
         #expect(close(faster.speedup.estimate, 2, relative: 1e-9))
         #expect(faster.phrase().hasPrefix("2.00× faster than slow"))
     }
@@ -120,7 +119,7 @@ extension SerialBenchmarkTests {
         #expect(Array(measured.prefix(4)) == ["short", "long", "long", "short"] || Array(measured.prefix(4)) == ["long", "short", "short", "long"])
         let comparison = long.compared(with: short)
         #expect(comparison.isInterleaved)
-        #expect(comparison.direction == .slower)
+        #expect(comparison.verdict == .slower)
         #expect(comparison.medianRatioInterval.lower > 2)
         #expect(short.contention != nil)
     }
@@ -227,9 +226,10 @@ extension SerialBenchmarkTests {
         let now = BenchmarkTable(title: "formats", results: [result("fp32", 1, 0.013), result("int8", 1, 0.008), result("fp32", 2, 0.006)])
         let table = history.compare(now)
         #expect(table.rows.count == 3)
-        #expect(table.rows[0].comparison?.direction == .slower)
+        #expect(table.rows[0].comparison?.verdict == .slower)
         #expect(table.rows[0].phrase.hasPrefix("1.30× slower than the earlier run"))
-        #expect(table.rows[1].comparison?.direction == .withinNoise)
+        #expect(table.rows[0].phrase.hasSuffix("; measured apart, clear of the ±5 % drift band)"))
+        #expect(table.rows[1].comparison?.verdict == .equivalent)
         #expect(table.rows[2].earlier == nil)
         #expect(table.rows[2].phrase == "no earlier record of this variant")
         let html = try #require(table.mimeBundle.data["text/html"])

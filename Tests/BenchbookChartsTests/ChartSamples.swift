@@ -72,6 +72,22 @@ enum ChartSamples {
         }
     }
 
+    /// A LiteRT-like profile of 20 runs: each operator called 32 times a run, its share halving
+    /// down the list, and LiteRT's own steps.
+    static func operatorProfile(_ operators: [(kind: String, implementation: String?)],
+                                steps: [String] = ["LiteRT::Run[buffer registration]", "Invoke, between operators"]) -> OperatorProfile {
+        let entries = operators.enumerated().map { index, entry in
+            OperatorProfile.Operator(kind: entry.kind, name: "#\(index)", implementation: entry.implementation, calls: 32 * 20,
+                                     totalSeconds: 0.02 / Double(index + 1), share: 0.5 / Double(index + 1))
+        } + steps.map {
+            OperatorProfile.Operator(kind: $0, name: "runtime", implementation: nil, calls: 20, totalSeconds: 0.001, share: 0.01,
+                                     isRuntimeStep: true)
+        }
+        return OperatorProfile(title: "efficientnet_lite0_int8.tflite", runtime: "LiteRT profiler", threads: 1, operators: entries,
+                               runSeconds: [Double](repeating: 0.05, count: 20),
+                               operatorSecondsPerRun: [Double](repeating: 0.045, count: 20), allCalls: [:])
+    }
+
     /// Every chart type, by golden file name.
     static func all() throws -> [(String, any Chart)] {
         let grid = ImageGrid([

@@ -95,6 +95,8 @@ SYSTEM_PYTHON = "/usr/bin/python3"   # Debian's, with torch 1.13 (the libtorch B
 # convolution becomes a "Fully Connected" GEMM); TFLite's graph names them CONV_2D,
 # DEPTHWISE_CONV_2D and FULLY_CONNECTED.
 XNNPACK_MATRIX = ("Convolution", "Fully Connected")
+# The name Benchbook gives XNNPACK's lookup-table operator (LiteRTEvent+OperatorNames.swift).
+LOOKUP_TABLE = "8-bit lookup table (fused elementwise operators)"
 
 
 @pytest.fixture(scope="module")
@@ -174,6 +176,19 @@ def test_tflite_profile_matches_the_graph(path, profiles, graphs):
         assert 0 < per_run(record, kind, "TFLite kernel") <= graph.get(kind, 0), kind
     steps = {entry["kind"] for entry in record["operators"] if entry["runtime_step"]}
     assert "LiteRT::Run[buffer registration]" in steps
+    # Every operator has a real name: XNNPACK reports the lookup table it fuses 8-bit
+    # elementwise chains into as "Invalid Unary Op" (its unary operator is left unset), which
+    # Benchbook names for what it is. Such a table stands for at least two of the graph's
+    # MUL/ADD nodes (in the int8 EfficientNet-Lite0: the input normalisation's MUL and ADD);
+    # without one, XNNPACK runs every MUL and ADD as an operator of its own.
+    kinds = {entry["kind"] for entry in record["operators"]}
+    assert not [kind for kind in kinds if "Invalid" in kind], sorted(kinds)
+    tables = per_run(record, LOOKUP_TABLE) if LOOKUP_TABLE in kinds else 0
+    elementwise = sum(per_run(record, kind) for kind in ("Add (ND)", "Multiply (ND)") if kind in kinds)
+    fused = graph.get("MUL", 0) + graph.get("ADD", 0) - elementwise
+    assert fused >= 2 * tables if tables else fused == 0, f"{tables} lookup tables for {fused} fused MUL/ADD nodes"
+    if os.path.basename(path) == "efficientnet_lite0_int8.tflite":
+        assert tables == 1
 
 
 @pytest.mark.parametrize("path", COURSE_FILES, ids=os.path.basename)

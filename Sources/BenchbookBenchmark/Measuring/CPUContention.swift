@@ -16,6 +16,11 @@ public struct CPUContention: Sendable, Equatable, Codable {
     public static let shortageThreshold = 0.2
     /// The shortest measured phase the flag is given for.
     public static let minimumWallSeconds = 0.25
+    /// The mark tables and charts put on a contended row: "⚠".
+    public static let mark = "⚠"
+    /// What the mark means, for a table's legend (after the mark).
+    public static let markMeaning = "contended: other processes (or the hypervisor) kept busy cores this row's threads "
+        + "needed, so some of its threads waited for a core; its times say more about the machine than about the model."
 
     /// Wall time of the measured phase.
     public var wallSeconds: Double

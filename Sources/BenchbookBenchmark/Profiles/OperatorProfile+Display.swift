@@ -5,11 +5,14 @@ extension OperatorProfile: NotebookDisplayable, CustomStringConvertible {
     public var mimeBundle: MimeBundle { MimeBundle(plainText: description).adding("text/html", html) }
 
     /// How the operators' total compares with the measured time, for example "operators
-    /// 18.7 ms per run (median of 20 runs) against 19.1 ms measured (98 %, within 15 %)".
+    /// 18.7 ms per run against 19.1 ms measured (means of 20 runs, as each operator's time per
+    /// run is; the operators cover 98 % of a run, within 15 %)". Means, so that no operator's
+    /// time per run can exceed the run it is part of.
     public var agreement: String {
         let within = isComplete ? "within" : "not within"
-        var text = "operators \(DurationFormat.string(operatorMedian)) per run against \(DurationFormat.string(runMedian.estimate)) "
-            + "measured (medians of \(runs) runs; the operators cover \(DurationFormat.fixed(coverage * 100, decimals: 0)) % of a run, "
+        var text = "operators \(DurationFormat.string(operatorMean)) per run against \(DurationFormat.string(runMean)) "
+            + "measured (means of \(runs) runs, as each operator's time per run is; the operators cover "
+            + "\(DurationFormat.fixed(coverage * 100, decimals: 0)) % of a run, "
             + "\(within) \(DurationFormat.fixed(Self.agreementTolerance * 100, decimals: 0)) %)"
         if contention?.isContended == true { text += "; ⚠ contended: other work took cores these threads needed" }
         return text

@@ -106,6 +106,15 @@ public struct OperatorProfile: Sendable, Equatable, Codable {
     /// The median of the runs' operator totals.
     public var operatorMedian: Double { LatencyStatistics.percentile(50, of: operatorSecondsPerRun) }
 
+    /// The mean of the runs' measured times: the whole that each operator's time per run
+    /// (``Operator/totalSeconds`` over ``runs``) is a part of.
+    public var runMean: Double { runSeconds.isEmpty ? 0 : runSeconds.reduce(0, +) / Double(runSeconds.count) }
+
+    /// The mean of the runs' operator totals (the sum of every operator's time per run).
+    public var operatorMean: Double {
+        operatorSecondsPerRun.isEmpty ? 0 : operatorSecondsPerRun.reduce(0, +) / Double(operatorSecondsPerRun.count)
+    }
+
     /// Operators' total over measured time, run by run, the median over the runs: 1 when the
     /// operators account for the whole run.
     public var coverage: Double {

@@ -70,19 +70,24 @@ public struct BenchmarkHistory: Sendable {
     }
 
     /// Compares each row of `table` with the newest earlier record of the same name and
-    /// thread count.
+    /// thread count. The runs were measured apart, so a difference must clear the ±5 % drift
+    /// band (``VerdictRule``).
     /// - Parameters:
     ///   - table: this run's results.
     ///   - machine: the machine this run is on.
+    ///   - equivalenceBand: how close to 1 the whole interval must be for *equivalent*; the
+    ///     drift band (±5 %) when smaller.
     /// - Returns: one row per result of `table`; rows without an earlier record say so.
-    public func compare(_ table: BenchmarkTable, machine: MachineDescription = .current) -> RunComparisonTable {
+    public func compare(_ table: BenchmarkTable, machine: MachineDescription = .current,
+                        equivalenceBand: Double = VerdictRule.defaultEquivalenceBand) -> RunComparisonTable {
         let rows = table.results.map { result -> RunComparisonTable.Row in
             guard let earlier = latest(named: result.name, threads: result.threads), !earlier.result.samples.isEmpty,
                   !result.samples.isEmpty else {
                 return RunComparisonTable.Row(current: result, earlier: nil, comparison: nil, machine: machine)
             }
             let comparison = BenchmarkComparison(baselineName: "the earlier run", baseline: earlier.result.samples,
-                                                 candidateName: "this run", candidate: result.samples)
+                                                 candidateName: "this run", candidate: result.samples,
+                                                 equivalenceBand: equivalenceBand)
             return RunComparisonTable.Row(current: result, earlier: earlier, comparison: comparison, machine: machine)
         }
         return RunComparisonTable(title: table.title, rows: rows)
@@ -97,12 +102,13 @@ public struct RunComparisonTable: Sendable {
         public var current: BenchmarkResult
         /// The earlier record, or nil when there is none.
         public var earlier: BenchmarkRecord?
-        /// This run against the earlier one (measured apart, so the ±5 % drift band applies).
+        /// This run against the earlier one (measured apart, so the drift band applies).
         public var comparison: BenchmarkComparison?
         /// The machine this run is on.
         public var machine: MachineDescription
 
-        /// The verdict as a phrase: "1.08× slower than the earlier run (95 % interval 1.04–1.12×)".
+        /// The verdict as a phrase: "1.08× slower than the earlier run (95 % interval 1.06–1.12×;
+        /// measured apart, clear of the ±5 % drift band)".
         public var phrase: String {
             comparison?.phrase(than: "the earlier run") ?? "no earlier record of this variant"
         }
@@ -127,8 +133,11 @@ extension RunComparisonTable: NotebookDisplayable, CustomStringConvertible {
     }
 
     var html: String {
+        let band = rows.lazy.compactMap(\.comparison).first?.rule.bandText ?? VerdictRule(measuredApart: true).bandText
         var html = "<table><caption style=\"text-align:left\"><b>\(HTML.escape(title))</b>: this run against the newest earlier record "
-            + "(medians; 95 % bootstrap intervals; runs measured apart, so within ±5 % counts as drift)</caption>"
+            + "(medians; 95 % bootstrap intervals; the runs were measured apart, so a difference counts only when its "
+            + "interval clears the \(band) band (the drift between runs), and they are <i>equivalent</i> only when it "
+            + "lies inside it; otherwise <i>undecided</i>)</caption>"
             + "<tr><th style=\"text-align:left\">variant</th><th>this run</th><th>earlier run</th><th>this ÷ earlier</th>"
             + "<th style=\"text-align:left\">verdict</th><th style=\"text-align:left\">machines (this / earlier)</th></tr>"
         for row in rows {

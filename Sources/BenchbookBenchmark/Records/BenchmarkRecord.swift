@@ -12,7 +12,7 @@ import BenchbookRuntime
 ///     inputShape: [1, 1, 28, 28], runtime: "Swift")
 /// let url = try record.write(to: FileManager.default.temporaryDirectory)   // results/ by default
 /// let before = try BenchmarkRecord(contentsOf: url)
-/// try record.compared(with: before)              // ratio and noise verdict
+/// try record.compared(with: before)              // ratio, interval and verdict
 /// ```
 public struct BenchmarkRecord: Sendable, Equatable, Codable {
     /// Version of this file layout; readers reject newer major versions.
@@ -89,14 +89,22 @@ public struct BenchmarkRecord: Sendable, Equatable, Codable {
     }
 
     /// Where records go when no directory is given: `$BENCHBOOK_RESULTS_DIR` when set;
-    /// otherwise the nearest existing `results/` directory in the current directory or up to
-    /// three levels above it (a notebook in `notebooks/` writes to the project's `results/`);
-    /// otherwise `results/` in the current directory.
+    /// otherwise `latest/` in the nearest existing `results/` directory (the current directory or
+    /// up to three levels above it: a notebook in `notebooks/` writes to the project's
+    /// `results/latest/`, which the project ignores), else `results/latest/` in the current
+    /// directory. So an interactive run never writes over the published records in `results/`;
+    /// `make run RECORDS_DIR=$PWD/results` (which sets the variable) is how those are refreshed.
     public static var defaultDirectory: URL {
-        if let path = ProcessInfo.processInfo.environment["BENCHBOOK_RESULTS_DIR"], !path.isEmpty {
+        directory(environment: ProcessInfo.processInfo.environment,
+                  current: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+    }
+
+    /// ``defaultDirectory`` for a given environment and current directory.
+    static func directory(environment: [String: String], current: URL) -> URL {
+        if let path = environment["BENCHBOOK_RESULTS_DIR"], !path.isEmpty {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        return resultsDirectory(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+        return resultsDirectory(from: current).appendingPathComponent("latest", isDirectory: true)
     }
 
     /// The nearest existing `results/` at or up to three levels above `current`, else `current/results`.
@@ -139,13 +147,16 @@ public struct BenchmarkRecord: Sendable, Equatable, Codable {
     }
 
     /// Compares this record (the candidate) with a baseline record.
-    /// - Parameter baseline: the earlier or reference record.
-    /// - Returns: ratio of medians and p90s, and whether the difference is beyond noise.
+    /// - Parameters:
+    ///   - baseline: the earlier or reference record.
+    ///   - equivalenceBand: how close to 1 the whole interval must be for *equivalent* (0.05: ±5 %).
+    /// - Returns: ratio of medians and p90s, and the ``Verdict`` (faster, slower, equivalent or undecided).
     /// - Throws: ``BenchmarkError/noSamples(name:)`` when either has no run times.
-    public func compared(with baseline: BenchmarkRecord) throws -> BenchmarkComparison {
+    public func compared(with baseline: BenchmarkRecord,
+                         equivalenceBand: Double = VerdictRule.defaultEquivalenceBand) throws -> BenchmarkComparison {
         if result.samples.isEmpty { throw BenchmarkError.noSamples(name: result.name) }
         if baseline.result.samples.isEmpty { throw BenchmarkError.noSamples(name: baseline.result.name) }
-        return result.compared(with: baseline.result)
+        return result.compared(with: baseline.result, equivalenceBand: equivalenceBand)
     }
 
     static var encoder: JSONEncoder {

@@ -81,17 +81,22 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
         return text
     }
 
-    /// Compares this result with a baseline: the ratio of medians with its interval, and a
-    /// noise test. Results measured in the same interleaved rounds are compared round by round.
-    /// - Parameter baseline: the result to compare against.
-    public func compared(with baseline: BenchmarkResult) -> BenchmarkComparison {
+    /// Compares this result with a baseline: the ratio of medians with its interval, a rank
+    /// test and a ``Verdict``. Results measured in the same interleaved rounds are compared
+    /// round by round.
+    /// - Parameters:
+    ///   - baseline: the result to compare against.
+    ///   - equivalenceBand: how close to 1 the whole interval must be for *equivalent* (0.05: ±5 %).
+    public func compared(with baseline: BenchmarkResult,
+                         equivalenceBand: Double = VerdictRule.defaultEquivalenceBand) -> BenchmarkComparison {
         let paired = samples.count == baseline.samples.count
             && (interleavedWith?.contains(baseline.label) ?? false || baseline.interleavedWith?.contains(label) ?? false)
         // Thread counts tell apart two results of the same name.
         let sameName = name == baseline.name
         return BenchmarkComparison(
             baselineName: sameName ? baseline.label : baseline.name, baseline: baseline.samples,
-            candidateName: sameName ? label : name, candidate: samples, interleaved: paired)
+            candidateName: sameName ? label : name, candidate: samples, interleaved: paired,
+            equivalenceBand: equivalenceBand)
     }
 
     /// The name with the thread count, for example "TFLite fp32 · 2 threads".

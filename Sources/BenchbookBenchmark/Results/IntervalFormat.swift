@@ -12,7 +12,7 @@ public enum IntervalFormat {
 
     /// A ratio with its interval, for example "1.42× (95 % interval 1.35–1.50×)".
     public static func ratio(_ interval: ConfidenceInterval) -> String {
-        "\(BenchmarkComparison.factor(interval.estimate)) (\(BenchmarkComparison.intervalText(interval)))"
+        "\(DurationFormat.fixed(interval.estimate, decimals: BenchmarkComparison.digits(interval)))× (\(BenchmarkComparison.intervalText(interval)))"
     }
 
     /// Decimals that keep 3 significant figures.
@@ -31,6 +31,5 @@ enum ContentionFormat {
         return contention.isContended ? text + " ⚠" : text
     }
 
-    static let footnote = "⚠ contended: other processes (or the hypervisor) kept busy cores this row's threads needed, "
-        + "so some of its threads waited for a core; its times say more about the machine than about the model."
+    static let footnote = CPUContention.mark + " " + CPUContention.markMeaning
 }

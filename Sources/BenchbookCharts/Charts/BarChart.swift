@@ -76,9 +76,13 @@ public struct BarChart: Chart {
     /// Labels take at most 40 % of the width, on as many lines as they need.
     private var labelRoom: Double { (width - 2 * ChartStyle.margin) * 0.4 }
 
+    /// The bar labels as they are drawn: their lines, type size and column width.
+    func rowLabels(on canvas: CairoCanvas) -> RowLabels {
+        RowLabels(labels, on: canvas, size: Self.labelSize, maximumWidth: labelRoom, minimumRowHeight: Self.minimumRowHeight)
+    }
+
     private var rowHeight: Double {
-        RowLabels.measure(labels, size: Self.labelSize, maximumWidth: labelRoom, minimumRowHeight: Self.minimumRowHeight)?
-            .rowHeight ?? Self.minimumRowHeight
+        (try? CairoCanvas(width: 100, height: 10, scale: 1)).map { rowLabels(on: $0).rowHeight } ?? Self.minimumRowHeight
     }
 
     private var subtitle: String? {
@@ -113,7 +117,7 @@ public struct BarChart: Chart {
         let logarithmic = resolvedAxis == .logarithmic
         let body = ChartFrame.draw(on: canvas, title: title, subtitle: subtitle)
         let labelSize = Self.labelSize
-        let names = RowLabels(labels, on: canvas, size: labelSize, maximumWidth: labelRoom, minimumRowHeight: Self.minimumRowHeight)
+        let names = rowLabels(on: canvas)
         let labelWidth = names.width + 10
         let numberWidth = (values.map { canvas.textWidth(format.text($0), size: labelSize, weight: .bold) }.max() ?? 0) + 10
         let plot = body.inset(top: 0, left: labelWidth, bottom: valueLabel == nil ? 24 : 42, right: numberWidth)
@@ -143,7 +147,7 @@ public struct BarChart: Chart {
             let end = mapping(value)
             let bar = ChartRect(x: min(zero, end), y: top + row * 0.2, width: max(abs(end - zero), 1), height: row * 0.6)
             canvas.fill(bar, highlighted.contains(index) ? .highlight : .primary)
-            canvas.text(lines: names.lines[index], at: ChartPoint(x: plot.minX - 8, y: bar.midY), size: labelSize,
+            canvas.text(lines: names.lines[index], at: ChartPoint(x: plot.minX - 8, y: bar.midY), size: names.size,
                         horizontal: .trailing, vertical: .middle)
             canvas.text(format.text(value), at: ChartPoint(x: max(zero, end) + 5, y: bar.midY), size: labelSize,
                         weight: .bold, vertical: .middle)

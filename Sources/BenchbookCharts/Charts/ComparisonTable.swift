@@ -4,7 +4,33 @@ import Foundation
 /// A table figure that puts figures measured here beside figures quoted from elsewhere
 /// (a paper, a vendor page, the course slides), with the quoted columns visibly marked:
 /// tinted, italic, "quoted" in the header and a numbered source under the table.
+///
+/// **Every mark is explained under the table.** A cell or row label that carries a symbol
+/// gets a legend line for it: the symbols Benchbook writes itself are known (⚠ for a
+/// contended run, ``CPUContention/mark``; ``noFigure``, —, for a cell without a figure), any
+/// other is explained by the caller's ``marks``. Cells break into lines at spaces and after a
+/// word's own separators, never inside a word: columns too narrow for a word get wider (and
+/// the type smaller, down to 10 points; the chart wider than asked as a last resort) instead.
 public struct ComparisonTable: Chart {
+    /// A symbol the table's cells carry and what it means, printed under the table.
+    public struct Mark: Sendable, Equatable {
+        /// The symbol as it appears in cells, for example "⚠" or "*".
+        public var symbol: String
+        /// What it means, for example "measured on a busy machine".
+        public var meaning: String
+
+        /// Creates a legend entry.
+        public init(symbol: String, meaning: String) {
+            self.symbol = symbol
+            self.meaning = meaning
+        }
+    }
+
+    /// The marks the table knows without being told: ⚠, a contended run.
+    public static let knownMarks = [Mark(symbol: CPUContention.mark, meaning: CPUContention.markMeaning)]
+    /// What the table writes in a cell without a figure, explained when one has none.
+    public static let noFigure = Mark(symbol: "—", meaning: "no figure for this row in this column.")
+
     /// A column of figures taken from a source, not measured here.
     public struct QuotedColumn: Sendable, Equatable {
         /// Column header, for example "Pixel 7, CPU".
@@ -34,6 +60,9 @@ public struct ComparisonTable: Chart {
     public var measured: [String?]
     /// Quoted columns, after the measured one.
     public var quoted: [QuotedColumn]
+    /// What the symbols in the cells mean (besides ``knownMarks``; an entry here replaces a
+    /// known one with the same symbol). Only marks some cell carries are printed.
+    public var marks: [Mark]
     /// Width in points.
     public var width: Double
 
@@ -45,84 +74,47 @@ public struct ComparisonTable: Chart {
     ///   - measuredHeader: header of our column.
     ///   - measured: our figures, already formatted (for example "12.3 ms").
     ///   - quoted: columns quoted from sources.
+    ///   - marks: what symbols in the cells mean, beyond ``knownMarks``.
     ///   - width: width in points.
     public init(title: String, rowHeader: String = "model", rows: [String], measuredHeader: String = "measured here",
-                measured: [String?], quoted: [QuotedColumn], width: Double = 640) {
+                measured: [String?], quoted: [QuotedColumn], marks: [Mark] = [], width: Double = 640) {
         self.title = title
         self.rowHeader = rowHeader
         self.rows = rows
         self.measuredHeader = measuredHeader
         self.measured = measured
         self.quoted = quoted
+        self.marks = marks
         self.width = width
     }
 
     /// Creates a table figure whose measured column is the p90 of each benchmark result, with
-    /// its 95 % interval.
+    /// its 95 % interval; a contended result's row is marked ⚠ (and explained under the table).
     /// - Parameters:
     ///   - title: the title.
     ///   - table: the sweep; its rows become the table's rows.
     ///   - quoted: columns quoted from sources, one value per result.
     ///   - width: width in points.
     public init(title: String, measuring table: BenchmarkTable, quoted: [QuotedColumn], width: Double = 640) {
-        let rows = table.results.map { "\($0.name) · \($0.threads) thread\($0.threads == 1 ? "" : "s")" }
+        let rows = table.results.map {
+            "\($0.name) · \($0.threads) thread\($0.threads == 1 ? "" : "s")" + ($0.isContended ? " " + CPUContention.mark : "")
+        }
         self.init(title: title, rows: rows, measuredHeader: "p90 (95 % interval), measured here",
                   measured: table.results.map { IntervalFormat.duration($0.p90Interval) }, quoted: quoted, width: width)
     }
 
-    private static let textSize = 12.0
-    private static let sourceSize = 10.5
-    private static let subtitle = "Tinted italic columns are quoted from the sources below, not measured on this machine."
+    static let textSize = 12.0
+    static let smallestTextSize = 10.0
+    static let sourceSize = 10.5
+    static let subtitle = "Tinted italic columns are quoted from the sources below, not measured on this machine."
 
-    /// Where everything goes: column widths, and every cell's lines (nothing is cut; rows and
-    /// the footnote grow instead).
-    private struct Layout {
-        var labelWidth: Double
-        var otherWidth: Double
-        var headerLines: [[String]]
-        var headerHeight: Double
-        var rowLines: [[[String]]]   // per row, per column
-        var rowHeights: [Double]
-        var sourceLines: [[String]]
-        var headerTop: Double        // the title block's height
-
-        var tableHeight: Double { headerHeight + rowHeights.reduce(0, +) }
-        var footnoteHeight: Double {
-            20 + sourceLines.reduce(0) { $0 + CairoCanvas.blockHeight(lines: $1.count, size: ComparisonTable.sourceSize) + 4 }
-        }
-    }
-
-    private var headers: [String] { [rowHeader, measuredHeader] + quoted.enumerated().map { "\($1.header) [\($0 + 1)]" } }
-
-    private func layout(on canvas: CairoCanvas) -> Layout {
-        let size = Self.textSize
-        let bodyWidth = width - 2 * ChartStyle.margin
-        let columnCount = headers.count
-        // The label column takes what it needs, up to 40 %; the others share the rest.
-        let labelWidth = min(max((rows + [rowHeader]).map { canvas.textWidth($0, size: size) }.max() ?? 0, 80) + 20, bodyWidth * 0.4)
-        let otherWidth = (bodyWidth - labelWidth) / Double(max(columnCount - 1, 1))
-        func columnWidth(_ column: Int) -> Double { column == 0 ? labelWidth : otherWidth }
-        let headerLines = headers.enumerated().map { canvas.lines($1, size: size, maximumWidth: columnWidth($0) - 14, weight: .bold) }
-        let headerHeight = CairoCanvas.blockHeight(lines: headerLines.map(\.count).max() ?? 1, size: size) + 30
-        var rowLines: [[[String]]] = []
-        var rowHeights: [Double] = []
-        for (index, row) in rows.enumerated() {
-            let cells = [row, measured[safe: index].flatMap { $0 } ?? "—"] + quoted.map { ($0.values[safe: index] ?? nil) ?? "—" }
-            let lines = cells.enumerated().map { canvas.lines($1, size: size, maximumWidth: columnWidth($0) - 14) }
-            rowLines.append(lines)
-            rowHeights.append(max(28, CairoCanvas.blockHeight(lines: lines.map(\.count).max() ?? 1, size: size) + 14))
-        }
-        let sourceLines = quoted.enumerated().map { canvas.lines("[\($0 + 1)] \($1.source)", size: Self.sourceSize, maximumWidth: bodyWidth) }
-        let headerTop = ChartFrame.headerHeight(on: canvas, title: title, subtitle: Self.subtitle, width: width)
-        return Layout(labelWidth: labelWidth, otherWidth: otherWidth, headerLines: headerLines, headerHeight: headerHeight,
-                      rowLines: rowLines, rowHeights: rowHeights, sourceLines: sourceLines, headerTop: headerTop)
-    }
-
-    /// Height follows from the rows, their lines and the sources.
+    /// Height follows from the rows, their lines, the legend and the sources (the width is the
+    /// one asked for unless the columns' longest words need more).
     public var size: ChartSize {
         guard let canvas = try? CairoCanvas(width: width, height: 10, scale: 1) else { return ChartSize(width: width, height: 400) }
         let layout = self.layout(on: canvas)
-        return ChartSize(width: width, height: 2 * ChartStyle.margin + layout.headerTop + 6 + layout.tableHeight + 14 + layout.footnoteHeight)
+        let height = 2 * ChartStyle.margin + layout.headerTop + 6 + layout.tableHeight + 14 + layout.footnoteHeight
+        return ChartSize(width: layout.width, height: height)
     }
 
     /// The table as text, quoted columns marked.
@@ -133,6 +125,7 @@ public struct ComparisonTable: Chart {
             let cells = [row, measured[safe: index] ?? nil] + quoted.map { $0.values[safe: index] ?? nil }
             lines.append(cells.map { $0 ?? "—" }.joined(separator: " | "))
         }
+        lines += legend.map { "\($0.symbol) \($0.meaning)" }
         lines += quoted.enumerated().map { "[\($0 + 1)] \($1.source)" }
         return lines.joined(separator: "\n")
     }
@@ -152,17 +145,17 @@ public struct ComparisonTable: Chart {
     private func draw(on canvas: CairoCanvas) {
         let body = ChartFrame.draw(on: canvas, title: title, subtitle: Self.subtitle)
         let layout = self.layout(on: canvas)
-        let size = Self.textSize
+        let size = layout.textSize
         let columnCount = headers.count
-        func columnX(_ column: Int) -> Double { column == 0 ? body.minX : body.minX + layout.labelWidth + layout.otherWidth * Double(column - 1) }
-        func columnWidth(_ column: Int) -> Double { column == 0 ? layout.labelWidth : layout.otherWidth }
+        func columnX(_ column: Int) -> Double { body.minX + layout.columnWidths[..<column].reduce(0, +) }
         func anchor(_ column: Int) -> (Double, HorizontalAnchor) {
-            column == 0 ? (columnX(column) + 8, .leading) : (columnX(column) + columnWidth(column) - 8, .trailing)
+            column == 0 ? (columnX(column) + 8, .leading) : (columnX(column) + layout.columnWidths[column] - 8, .trailing)
         }
 
         // Quoted column backgrounds.
         for column in 2..<max(columnCount, 2) where column < columnCount {
-            canvas.fill(ChartRect(x: columnX(column), y: body.minY, width: columnWidth(column), height: layout.tableHeight), .quotedBackground)
+            canvas.fill(ChartRect(x: columnX(column), y: body.minY, width: layout.columnWidths[column], height: layout.tableHeight),
+                        .quotedBackground)
         }
         // Header row, "quoted" under the quoted headers.
         for (column, lines) in layout.headerLines.enumerated() {
@@ -183,14 +176,20 @@ public struct ComparisonTable: Chart {
             for (column, lines) in cells.enumerated() {
                 let (x, horizontal) = anchor(column)
                 canvas.text(lines: lines, at: ChartPoint(x: x, y: middle), size: size,
-                            color: column >= 2 ? .secondaryText : .text, weight: column == 1 ? .bold : .regular,
+                            color: column >= 2 ? .secondaryText : .text, weight: Self.weight(column: column),
                             italic: column >= 2, horizontal: horizontal, vertical: .middle)
             }
             top += layout.rowHeights[row]
         }
         canvas.line(from: ChartPoint(x: body.minX, y: top), to: ChartPoint(x: body.maxX, y: top), .text, lineWidth: 1.2)
-        // Sources, each on as many lines as it needs.
+        // What the marks mean, then the sources, each on as many lines as it needs.
         var y = top + 16
+        for lines in layout.legendLines {
+            canvas.text(lines: lines, at: ChartPoint(x: body.minX, y: y), size: Self.sourceSize, color: .secondaryText, vertical: .top)
+            y += CairoCanvas.blockHeight(lines: lines.count, size: Self.sourceSize) + 4
+        }
+        guard !layout.sourceLines.isEmpty else { return }
+        if !layout.legendLines.isEmpty { y += 4 }
         canvas.text("Sources of quoted figures:", at: ChartPoint(x: body.minX, y: y), size: Self.sourceSize, color: .secondaryText,
                     weight: .bold, vertical: .top)
         y += 16

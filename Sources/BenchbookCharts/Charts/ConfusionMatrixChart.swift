@@ -73,19 +73,51 @@ public struct ConfusionMatrixChart: Chart {
         return try ChartRenderer.png(size: size, scale: scale, draw: draw)
     }
 
+    /// The class names along both axes, each whole on one line (the columns' turned 45°), and
+    /// the matrix they leave room for.
+    struct AxisLabelLayout {
+        /// Type size: the largest (11 down to 7 points) at which neighbouring names do not touch.
+        var size: Double
+        /// Side of one cell.
+        var cell: Double
+        /// The matrix.
+        var plot: ChartRect
+    }
+
+    /// Names take the room the longest needs; the type gets smaller while a cell is too small
+    /// for two neighbouring turned names (a cell × sin 45° is the room between their baselines).
+    func axisLabelLayout(on canvas: CairoCanvas, body: ChartRect) -> AxisLabelLayout {
+        let n = Double(counts.count)
+        let names = counts.indices.map(label)
+        var size = ChartStyle.tickSize
+        while true {
+            let nameWidth = names.map { canvas.textWidth($0, size: size) }.max() ?? 0
+            let area = body.inset(top: 0, left: nameWidth + 30, bottom: nameWidth * 0.71 + 36, right: 4)
+            let cell = min(area.width / n, area.height / n)
+            if CairoCanvas.lineHeight(size) <= cell * 0.5.squareRoot() || size <= 7 {
+                return AxisLabelLayout(size: size, cell: cell,
+                                       plot: ChartRect(x: area.minX, y: area.minY, width: cell * n, height: cell * n))
+            }
+            size -= 0.5
+        }
+    }
+
+    private var subtitle: String {
+        "accuracy \(NumberText.percent(accuracy)) (\(correct) of \(total)); colour: share of the true class's row"
+    }
+
+    /// The axis-label layout the chart is drawn with.
+    func axisLabelLayout() throws -> AxisLabelLayout {
+        let canvas = try CairoCanvas(width: size.width, height: size.height, scale: 1)
+        return axisLabelLayout(on: canvas, body: ChartFrame.draw(on: canvas, title: title, subtitle: subtitle))
+    }
+
     private func draw(on canvas: CairoCanvas) {
         let n = counts.count
-        let body = ChartFrame.draw(
-            on: canvas, title: title,
-            subtitle: "accuracy \(NumberText.percent(accuracy)) (\(correct) of \(total)); colour: share of the true class's row")
-        let tick = ChartStyle.tickSize
+        let body = ChartFrame.draw(on: canvas, title: title, subtitle: subtitle)
         let names = (0..<n).map(label)   // whole: the layout makes room for the longest
-        let nameWidth = names.map { canvas.textWidth($0, size: tick) }.max() ?? 0
-        let left = nameWidth + 30
-        let bottom = nameWidth * 0.71 + 36
-        let area = body.inset(top: 0, left: left, bottom: bottom, right: 4)
-        let cell = min(area.width / Double(n), area.height / Double(n))
-        let plot = ChartRect(x: area.minX, y: area.minY, width: cell * Double(n), height: cell * Double(n))
+        let layout = axisLabelLayout(on: canvas, body: body)
+        let tick = layout.size, cell = layout.cell, plot = layout.plot
         for t in 0..<n {
             let rowTotal = max(counts[t].reduce(0, +), 1)
             for p in 0..<n {

@@ -58,27 +58,67 @@ public struct ImageGrid: Chart {
 
     private var rows: Int { (items.count + columns - 1) / columns }
     private var hasTruth: Bool { items.contains { $0.truth != nil } }
-    /// Room under each image for its caption lines (the prediction, the confidence and, when
-    /// wrong, the true class), each broken into as many lines as the cell width needs.
-    private var captionHeight: Double {
-        guard let canvas = try? CairoCanvas(width: 100, height: 10, scale: 1) else { return hasTruth ? 50 : 34 }
-        let tallest = items.map { item -> Double in
-            let mark = item.isCorrect.map { $0 ? "✓ " : "✗ " } ?? ""
-            var height = CairoCanvas.blockHeight(lines: canvas.lines(mark + item.prediction, size: 11.5,
-                                                                     maximumWidth: cellWidth - 4, weight: .bold).count, size: 11.5) + 3
-            if item.confidence != nil { height += 14 }
-            if item.isCorrect == false, let truth = item.truth {
-                height += CairoCanvas.blockHeight(lines: canvas.lines("true: " + truth, size: 10.5, maximumWidth: cellWidth - 4).count,
-                                                  size: 10.5)
+    /// The captions under the images: their lines, type size and the cell width they need.
+    struct CaptionLayout {
+        /// Type size of the predictions (the true classes are a point smaller).
+        var size: Double
+        /// Width of each cell.
+        var cellWidth: Double
+        /// Each item's prediction (with its ✓ or ✗) broken into lines.
+        var predictionLines: [[String]]
+        /// Each wrong item's "true: …" broken into lines; nil for the others.
+        var truthLines: [[String]?]
+        /// Room under each image for the tallest caption.
+        var height: Double
+    }
+
+    private static func mark(_ item: Item) -> String { item.isCorrect.map { $0 ? "✓ " : "✗ " } ?? "" }
+
+    /// Captions broken into lines within the cell, in type from 11.5 down to 9.5 points when a
+    /// word is wider than the cell; when that is not enough, cells as wide as the widest word.
+    func captionLayout(on canvas: CairoCanvas) -> CaptionLayout {
+        let predictions = items.map { Self.mark($0) + $0.prediction }
+        let truths = items.map { $0.isCorrect == false ? $0.truth.map { "true: " + $0 } : nil }
+        var cellWidth = max(cellSize, 104) + 12
+        var size = 11.5
+        var predictionLines: [[String]] = []
+        var truthLines: [[String]?] = []
+        var widened = false
+        while true {
+            predictionLines = canvas.lines(of: predictions, size: size, maximumWidth: cellWidth - 4, weight: .bold)
+            truthLines = truths.map { $0.map { canvas.lines($0, size: size - 1, maximumWidth: cellWidth - 4) } }
+            let fits = canvas.fits(predictionLines, size: size, maximumWidth: cellWidth - 4, weight: .bold)
+                && canvas.fits(truthLines.compactMap { $0 }, size: size - 1, maximumWidth: cellWidth - 4)
+            if fits || widened { break }
+            if size > 9.5 {
+                size -= 0.5
+                continue
             }
+            // The widest line here is a word that cannot break: the cells take its width, and
+            // the captions break again at that width.
+            cellWidth = max(canvas.widest(predictionLines, size: size, weight: .bold),
+                            canvas.widest(truthLines.compactMap { $0 }, size: size - 1)) + 4.5
+            widened = true
+        }
+        let tallest = items.indices.map { index -> Double in
+            var height = CairoCanvas.blockHeight(lines: predictionLines[index].count, size: size) + 3
+            if items[index].confidence != nil { height += 14 }
+            if let lines = truthLines[index] { height += CairoCanvas.blockHeight(lines: lines.count, size: size - 1) }
             return height
         }.max() ?? 0
-        return max(hasTruth ? 50 : 34, tallest + 6)
+        return CaptionLayout(size: size, cellWidth: cellWidth, predictionLines: predictionLines, truthLines: truthLines,
+                             height: max(hasTruth ? 50 : 34, tallest + 6))
     }
-    private var cellWidth: Double { max(cellSize, 104) + 12 }
+
+    private var captions: CaptionLayout? {
+        (try? CairoCanvas(width: 100, height: 10, scale: 1)).map(captionLayout)
+    }
 
     /// Size follows from the cell size, columns and rows.
     public var size: ChartSize {
+        let captions = self.captions
+        let cellWidth = captions?.cellWidth ?? max(cellSize, 104) + 12
+        let captionHeight = captions?.height ?? 50
         let width = max(320, 2 * ChartStyle.margin + Double(columns) * cellWidth)
         return ChartSize(width: width, height: 70 + Double(max(rows, 1)) * (cellSize + captionHeight + 14) + ChartStyle.margin
             + ChartFrame.extraHeaderHeight(title: title, subtitle: accuracyText, width: width))
@@ -111,8 +151,10 @@ public struct ImageGrid: Chart {
 
     private func draw(on canvas: CairoCanvas) {
         let body = ChartFrame.draw(on: canvas, title: title, subtitle: accuracyText)
+        let captions = captionLayout(on: canvas)
+        let cellWidth = captions.cellWidth
         let gridWidth = Double(columns) * cellWidth
-        let captionHeight = self.captionHeight
+        let captionHeight = captions.height
         let left = body.minX + max(0, (body.width - gridWidth) / 2)
         for (index, item) in items.enumerated() {
             let column = index % columns, row = index / columns
@@ -134,22 +176,20 @@ public struct ImageGrid: Chart {
                           color, lineWidth: item.isCorrect == nil ? 1 : 3)
             // Line 1: the prediction (with ✓ or ✗ so colour is not the only cue);
             // line 2: confidence; line 3 when wrong: the true label.
-            let mark = item.isCorrect.map { $0 ? "✓ " : "✗ " } ?? ""
             let captionTop = cellY + cellSize + 8
             let center = cellX + cellWidth / 2
             let textColor: ChartColor = item.isCorrect == false ? .wrong : (item.isCorrect == true ? .correct : .text)
-            let predictionLines = canvas.lines(mark + item.prediction, size: 11.5, maximumWidth: cellWidth - 4, weight: .bold)
-            canvas.text(lines: predictionLines, at: ChartPoint(x: center, y: captionTop), size: 11.5, color: textColor,
+            let predictionLines = captions.predictionLines[index]
+            canvas.text(lines: predictionLines, at: ChartPoint(x: center, y: captionTop), size: captions.size, color: textColor,
                         weight: .bold, horizontal: .center, vertical: .top)
-            var lineTop = captionTop + CairoCanvas.blockHeight(lines: predictionLines.count, size: 11.5) + 3
+            var lineTop = captionTop + CairoCanvas.blockHeight(lines: predictionLines.count, size: captions.size) + 3
             if let confidence = item.confidence {
                 canvas.text(NumberText.percent(confidence), at: ChartPoint(x: center, y: lineTop), size: 10.5,
                             color: .text, horizontal: .center, vertical: .top)
                 lineTop += 14
             }
-            if item.isCorrect == false, let truth = item.truth {
-                canvas.text(lines: canvas.lines("true: " + truth, size: 10.5, maximumWidth: cellWidth - 4),
-                            at: ChartPoint(x: center, y: lineTop), size: 10.5,
+            if let truthLines = captions.truthLines[index] {
+                canvas.text(lines: truthLines, at: ChartPoint(x: center, y: lineTop), size: captions.size - 1,
                             color: .secondaryText, horizontal: .center, vertical: .top)
             }
         }

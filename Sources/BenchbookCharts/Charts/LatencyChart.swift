@@ -174,36 +174,47 @@ public struct LatencyChart: Chart {
     struct Layout {
         var orientation: Orientation
         var labelLines: [[String]]
+        /// The labels' type size.
+        var labelSize: Double
+        /// The width each label line may take.
+        var labelRoom: Double
         var size: ChartSize
     }
 
     static let labelSize = ChartStyle.tickSize
     static let rowHeight = 24.0
 
-    /// Columns with labels on at most two lines when they fit; otherwise horizontal rows.
+    /// Columns with labels on at most two lines, each word whole within its column, when
+    /// they fit; otherwise horizontal rows, labels left of them in up to 42 % of the width (in
+    /// smaller type, then a wider column, when a word is wider than that).
     func layout(on given: CairoCanvas?) -> Layout {
         guard let canvas = given ?? (try? CairoCanvas(width: requestedSize.width, height: 10, scale: 1)) else {
-            return Layout(orientation: .vertical, labelLines: slots.map { [$0.label] }, size: requestedSize)
+            return Layout(orientation: .vertical, labelLines: slots.map { [$0.label] }, labelSize: Self.labelSize,
+                          labelRoom: requestedSize.width, size: requestedSize)
         }
         let slots = self.slots
         let usable = requestedSize.width - 2 * ChartStyle.margin - 70
         let band = usable / Double(max(slots.count, 1))
-        let columnLines = canvas.lines(of: slots.map(\.label), size: Self.labelSize, maximumWidth: band - 6)
-        if columnLines.allSatisfy({ $0.count <= 2 }) {
-            return Layout(orientation: .vertical, labelLines: columnLines, size: requestedSize)
+        let columns = canvas.fit(slots.map(\.label), largest: Self.labelSize, smallest: Self.labelSize, maximumWidth: band - 6,
+                                 maximumLines: 2)
+        if columns.fits {
+            return Layout(orientation: .vertical, labelLines: columns.lines, labelSize: columns.size, labelRoom: band - 6,
+                          size: requestedSize)
         }
         let labelWidth = min(slots.map { canvas.textWidth($0.label, size: Self.labelSize) }.max() ?? 0,
                              (requestedSize.width - 2 * ChartStyle.margin) * 0.42)
-        let rowLines = canvas.lines(of: slots.map(\.label), size: Self.labelSize, maximumWidth: labelWidth)
+        let rowLabels = RowLabels(slots.map(\.label), on: canvas, size: Self.labelSize, maximumWidth: labelWidth,
+                                  minimumRowHeight: 0)
+        let rowLines = rowLabels.lines
         let rows = zip(slots, rowLines).reduce(0.0) { total, pair in
             total + max(Double(pair.0.members.count) * Self.rowHeight,
-                        CairoCanvas.blockHeight(lines: pair.1.count, size: Self.labelSize) + 10)
+                        CairoCanvas.blockHeight(lines: pair.1.count, size: rowLabels.size) + 10)
         }
         let header = ChartFrame.headerHeight(on: canvas, title: title, subtitle: subtitle(logarithmic: true),
                                              width: requestedSize.width)
         let legend = legendLabels.isEmpty ? 0.0 : 22
         let needed = ChartStyle.margin * 2 + header + 6 + legend + rows + 56
-        return Layout(orientation: .horizontal, labelLines: rowLines,
+        return Layout(orientation: .horizontal, labelLines: rowLines, labelSize: rowLabels.size, labelRoom: max(labelWidth, rowLabels.width),
                       size: ChartSize(width: requestedSize.width, height: max(requestedSize.height, needed)))
     }
 
@@ -293,12 +304,12 @@ public struct LatencyChart: Chart {
         let slots = self.slots
         let plot: ChartRect
         if horizontal {
-            let labelWidth = (layout.labelLines.flatMap { $0 }.map { canvas.textWidth($0, size: Self.labelSize) }.max() ?? 0) + 10
+            let labelWidth = canvas.widest(layout.labelLines, size: layout.labelSize) + 10
             let valueRoom = canvas.textWidth("p90 000 ms ⚠", size: ChartStyle.annotationSize, weight: .bold)
             plot = body.inset(top: 2, left: labelWidth, bottom: 44, right: valueRoom)
         } else {
             let lines = layout.labelLines.map(\.count).max() ?? 1
-            let labelHeight = CairoCanvas.blockHeight(lines: lines, size: Self.labelSize) + 8
+            let labelHeight = CairoCanvas.blockHeight(lines: lines, size: layout.labelSize) + 8
             let axisWidth = ValueAxis.labelWidth(on: canvas, ticks: ticks, format: format) + 30
             plot = body.inset(top: 16, left: axisWidth, bottom: labelHeight + 6, right: 6)
         }
@@ -318,7 +329,7 @@ public struct LatencyChart: Chart {
         var extents: [(start: Double, length: Double)] = []
         if horizontal {
             let wanted = zip(slots, layout.labelLines).map { slot, lines in
-                max(Double(slot.members.count) * Self.rowHeight, CairoCanvas.blockHeight(lines: lines.count, size: Self.labelSize) + 10)
+                max(Double(slot.members.count) * Self.rowHeight, CairoCanvas.blockHeight(lines: lines.count, size: layout.labelSize) + 10)
             }
             let scale = plot.height / max(wanted.reduce(0, +), 1)
             var start = plot.minY
@@ -343,13 +354,13 @@ public struct LatencyChart: Chart {
             }
             let lines = layout.labelLines[slotIndex]
             if horizontal {
-                canvas.text(lines: lines, at: ChartPoint(x: plot.minX - 8, y: start + length / 2), size: Self.labelSize,
+                canvas.text(lines: lines, at: ChartPoint(x: plot.minX - 8, y: start + length / 2), size: layout.labelSize,
                             horizontal: .trailing, vertical: .middle)
                 if slotIndex > 0 {
                     canvas.line(from: ChartPoint(x: plot.minX, y: start), to: ChartPoint(x: plot.maxX, y: start), .grid)
                 }
             } else {
-                canvas.text(lines: lines, at: ChartPoint(x: start + length / 2, y: plot.maxY + 6), size: Self.labelSize,
+                canvas.text(lines: lines, at: ChartPoint(x: start + length / 2, y: plot.maxY + 6), size: layout.labelSize,
                             horizontal: .center, vertical: .top)
             }
         }

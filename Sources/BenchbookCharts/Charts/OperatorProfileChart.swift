@@ -7,8 +7,8 @@ import Foundation
 /// Each bar is labelled with the operator's kind and the implementation its time went to
 /// (for libtorch, the nested operators that did the work: "aten::_convolution →
 /// aten::thnn_conv2d"), and carries its share of the operators' total, its time per run and
-/// its calls per run. The subtitle says whether the operators account for the measured run
-/// time (``OperatorProfile/agreement``).
+/// (operators only) its calls per run, written "33 calls/run". The subtitle says whether the
+/// operators account for the measured run time (``OperatorProfile/agreement``).
 ///
 /// ```swift
 /// let model = try Model(contentsOf: "models/fashion_cnn.pt")
@@ -48,12 +48,18 @@ public struct OperatorProfileChart: Chart {
     private var labelRoom: Double { (width - 2 * ChartStyle.margin) * 0.42 }
     private var subtitle: String { "\(profile.runtime) · \(profile.agreement)" }
 
-    private func label(_ entry: OperatorProfile.Operator) -> String {
+    /// A bar's label: the kind and implementation, a runtime step marked as one, the rest counted.
+    func label(_ entry: OperatorProfile.Operator) -> String {
         entry.isRuntimeStep ? "\(entry.kind) (runtime step)" : entry.kind == "other" ? "other: \(entry.name)" : entry.label
     }
 
+    /// The bar labels as they are drawn: their lines, type size and column width.
+    func rowLabels(on canvas: CairoCanvas) -> RowLabels {
+        RowLabels(entries.map(label), on: canvas, size: Self.labelSize, maximumWidth: labelRoom, minimumRowHeight: 26)
+    }
+
     private var rowHeight: Double {
-        RowLabels.measure(entries.map(label), size: Self.labelSize, maximumWidth: labelRoom, minimumRowHeight: 26)?.rowHeight ?? 26
+        (try? CairoCanvas(width: 100, height: 10, scale: 1)).map { rowLabels(on: $0).rowHeight } ?? 26
     }
 
     /// Height follows from the bars and their label lines.
@@ -64,10 +70,25 @@ public struct OperatorProfileChart: Chart {
 
     /// One line per bar.
     public var textSummary: String {
-        ([title, subtitle] + entries.map { entry in
-            "\(label(entry)): \(NumberText.fixed(entry.share * 100, decimals: 1)) %, "
-                + "\(DurationFormat.string(entry.totalSeconds / Double(max(profile.runs, 1)))) per run"
-        }).joined(separator: "\n")
+        ([title, subtitle] + entries.map { "\(label($0)): \(valueText($0))" }).joined(separator: "\n")
+    }
+
+    /// The figures written at a bar's end: its share, its time per run and, for an operator,
+    /// how many times a run calls it ("62.4 % · 4.61 ms · 33 calls/run").
+    func valueText(_ entry: OperatorProfile.Operator) -> String {
+        let runs = Double(max(profile.runs, 1))
+        var text = "\(NumberText.fixed(entry.share * 100, decimals: 1)) % · \(DurationFormat.string(entry.totalSeconds / runs))"
+        if entry.calls > 0 && !entry.isRuntimeStep {
+            text += " · " + Self.callsPerRun(Double(entry.calls) / runs)
+        }
+        return text
+    }
+
+    /// "33 calls/run", "1 call/run", "0.5 calls/run": calls per run, whole when they are.
+    static func callsPerRun(_ calls: Double) -> String {
+        let whole = (calls - calls.rounded()).magnitude < 1e-9
+        let number = whole ? NumberText.fixed(calls, decimals: 0) : NumberText.fixed(calls, decimals: calls < 10 ? 2 : 1)
+        return number + (whole && calls.rounded() == 1 ? " call/run" : " calls/run")
     }
 
     /// Renders the chart as PNG.
@@ -79,13 +100,12 @@ public struct OperatorProfileChart: Chart {
     private func draw(on canvas: CairoCanvas) {
         let body = ChartFrame.draw(on: canvas, title: title, subtitle: subtitle)
         let entries = self.entries
-        let names = RowLabels(entries.map(label), on: canvas, size: Self.labelSize, maximumWidth: labelRoom, minimumRowHeight: 26)
-        let runs = Double(max(profile.runs, 1))
-        let valueTexts = entries.map { entry in
-            "\(NumberText.fixed(entry.share * 100, decimals: 1)) % · \(DurationFormat.string(entry.totalSeconds / runs))"
-                + (entry.calls > 0 ? " · \(NumberText.significant(Double(entry.calls) / runs))×" : "")
-        }
-        let valueWidth = (valueTexts.map { canvas.textWidth($0, size: Self.labelSize) }.max() ?? 0) + 10
+        let names = rowLabels(on: canvas)
+        let valueTexts = entries.map(valueText)
+        // The first bar's figures are bold.
+        let valueWidth = (valueTexts.enumerated().map {
+            canvas.textWidth($1, size: Self.labelSize, weight: $0 == 0 ? .bold : .regular)
+        }.max() ?? 0) + 10
         let plot = body.inset(top: 0, left: names.width + 10, bottom: 42, right: valueWidth)
         let peak = max(entries.map(\.share).max() ?? 1, 1e-9)
         let ticks = Ticks.nice(0, min(peak * 100, 100), count: 5)
@@ -101,7 +121,7 @@ public struct OperatorProfileChart: Chart {
             let color: ChartColor = entry.isRuntimeStep ? .axis : entry.kind == "other" ? .primary.mixed(with: .white, 0.4)
                 : index == 0 ? .highlight : .primary
             canvas.fill(bar, color)
-            canvas.text(lines: names.lines[index], at: ChartPoint(x: plot.minX - 8, y: bar.midY), size: Self.labelSize,
+            canvas.text(lines: names.lines[index], at: ChartPoint(x: plot.minX - 8, y: bar.midY), size: names.size,
                         color: entry.isRuntimeStep ? .secondaryText : .text, horizontal: .trailing, vertical: .middle)
             canvas.text(valueTexts[index], at: ChartPoint(x: bar.maxX + 5, y: bar.midY), size: Self.labelSize,
                         weight: index == 0 ? .bold : .regular, vertical: .middle)

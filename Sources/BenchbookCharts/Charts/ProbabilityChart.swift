@@ -6,9 +6,16 @@ import Foundation
 /// let logits = try Tensor(shape: [1, 10], float32: [1.2, -0.5, 2.1, 0.3, 3.4, -1.2, 2.6, -0.8, 0.1, -1.5])
 /// display(ProbabilityChart(probabilities: try logits.softmax().floats, labels: FashionMNIST.classNames))
 /// ```
-/// With more than 40 classes only the top class is labelled under its bar. Labels that do not
-/// fit are shortened in the middle, never so that two of them look the same. For
-/// accuracies, counts or other values that are not class probabilities, use ``BarChart``.
+/// **Class names** go under their bars on up to three lines, broken at spaces and after a
+/// name's own separators ("T-shirt/" "top"), never inside a word; in smaller type (down to
+/// 9 points) when a word is wider than its bar's slot, and turned 45° (90° when the slots are
+/// very narrow) when that is not enough. With more than 40 classes the bars are too thin to
+/// name: the axis shows class indices.
+///
+/// **Values**: the top class and every class of ``valueThreshold`` (5 %) or more carry their
+/// probability over the bar (with more than 40 classes: the top bar, with its name, and the
+/// subtitle lists the others of 5 % or more). For accuracies, counts or other values that are
+/// not class probabilities, use ``BarChart``.
 public struct ProbabilityChart: Chart {
     /// One probability per class, in class order.
     public var probabilities: [Double]
@@ -38,12 +45,14 @@ public struct ProbabilityChart: Chart {
     /// Index of the most probable class.
     var topIndex: Int? { probabilities.indices.max { probabilities[$0] < probabilities[$1] } }
 
-    func label(_ index: Int) -> String { labels.isEmpty ? String(index) : labels[index] }
+    func label(_ index: Int) -> String { labels.indices.contains(index) ? labels[index] : String(index) }
 
-    /// The top class and its probability.
+    /// The top class and its probability, then every other class of ``valueThreshold`` or more.
     public var textSummary: String {
         guard let top = topIndex else { return "\(title): no classes" }
+        let others = valued.filter { $0 != top }.map { "\(label($0)) \(NumberText.percent(probabilities[$0]))" }
         return "\(title): top class \(label(top)) (\(NumberText.percent(probabilities[top]))) of \(probabilities.count)"
+            + (others.isEmpty ? "" : "; then " + others.joined(separator: ", "))
     }
 
     /// Renders the chart as PNG.
@@ -56,48 +65,32 @@ public struct ProbabilityChart: Chart {
     }
 
     private func draw(on canvas: CairoCanvas) {
+        let layout = self.layout(on: canvas)
+        let plot = layout.plot, names = layout.classLabels, values = layout.values
         let top = topIndex ?? 0
-        let subtitle = "top: \(label(top)), \(NumberText.percent(probabilities[top]))"
-        let body = ChartFrame.draw(on: canvas, title: title, subtitle: subtitle)
         let count = probabilities.count
-        let peak = max(probabilities.max() ?? 1, 1e-9)
-        let ceiling = peak > 0.5 ? 1.0 : Ticks.nice(0, peak, count: 5).last ?? 1
-        let ticks = Ticks.nice(0, ceiling, count: 5)
-        let step = ticks.count > 1 ? ticks[1] - ticks[0] : 1
-        let format = { (v: Double) in Ticks.label(v * 100, step: step * 100) + " %" }
-
-        // Class labels under their bars, broken into lines (at most three; smaller type if
-        // a name still needs more), never cut.
-        let shown = count <= 40
-        let axisWidth = ValueAxis.labelWidth(on: canvas, ticks: ticks, format: format) + 28
-        let slot = (body.width - axisWidth - 4) / Double(count)
-        var labelSize = ChartStyle.tickSize
-        var names: [[String]] = shown ? canvas.lines(of: (0..<count).map(label), size: labelSize, maximumWidth: slot - 3) : []
-        while shown && labelSize > 8 && names.contains(where: { $0.count > 3 }) {
-            labelSize -= 0.5
-            names = canvas.lines(of: (0..<count).map(label), size: labelSize, maximumWidth: slot - 3)
-        }
-        let labelLines = names.map(\.count).max() ?? 1
-        let labelHeight = CairoCanvas.blockHeight(lines: labelLines, size: labelSize) + 4
-        let plot = body.inset(top: 14, left: axisWidth, bottom: labelHeight + 8 + ChartStyle.axisTitleSize + 10, right: 4)
+        let ticks = valueTicks
         let y = LinearScale(domain: (0, ticks.last ?? 1), range: (plot.maxY, plot.minY))
-        ValueAxis.drawVertical(on: canvas, plot: plot, scale: { y($0) }, ticks: ticks, format: format, title: "probability")
+        ValueAxis.drawVertical(on: canvas, plot: plot, scale: { y($0) }, ticks: ticks, format: tickFormat(ticks), title: "probability")
 
         let band = plot.width / Double(count)
         let barWidth = max(1, band * (count > 100 ? 1 : 0.72))
         for index in 0..<count {
             let value = min(max(probabilities[index], 0), ticks.last ?? 1)
             let x = plot.minX + band * Double(index) + (band - barWidth) / 2
-            let color: ChartColor = index == top ? .highlight : .primary
-            canvas.fill(ChartRect(x: x, y: y(value), width: barWidth, height: plot.maxY - y(value)), color)
-            let center = x + barWidth / 2
-            if shown {
-                canvas.text(lines: names[index], at: ChartPoint(x: center, y: plot.maxY + 5), size: labelSize,
-                            weight: index == top ? .bold : .regular, horizontal: .center, vertical: .top)
+            canvas.fill(ChartRect(x: x, y: y(value), width: barWidth, height: plot.maxY - y(value)), index == top ? .highlight : .primary)
+            guard namesClasses else { continue }
+            let anchor = ChartPoint(x: x + barWidth / 2, y: plot.maxY + 5)
+            let weight: FontWeight = index == top ? .bold : .regular
+            if names.rotation == 0 {
+                canvas.text(lines: names.lines[index], at: anchor, size: names.size, weight: weight, horizontal: .center, vertical: .top)
+            } else {
+                canvas.text(names.lines[index][0], at: anchor, size: names.size,
+                            weight: weight, horizontal: .trailing, vertical: .middle, rotation: names.rotation)
             }
         }
-        if !shown {
-            // Too many classes to name: index ticks along the axis, the top class named over its bar.
+        if !namesClasses {
+            // Too many classes to name: index ticks along the axis.
             let ticks = Ticks.nice(0, Double(count - 1), count: 8).filter { $0 <= Double(count - 1) }
             let indexStep = ticks.count > 1 ? ticks[1] - ticks[0] : 1
             for tick in ticks {
@@ -105,14 +98,23 @@ public struct ProbabilityChart: Chart {
                             size: ChartStyle.tickSize, color: .secondaryText, horizontal: .center, vertical: .top)
             }
         }
-        // Value (and, with many classes, the name) over the top bar.
-        let topX = plot.minX + band * (Double(top) + 0.5)
-        let topText = shown ? NumberText.percent(probabilities[top]) : "\(label(top)): \(NumberText.percent(probabilities[top]))"
-        let topWidth = canvas.textWidth(topText, size: ChartStyle.annotationSize, weight: .bold)
-        let anchor: HorizontalAnchor = topX + topWidth / 2 > plot.maxX ? .trailing : topX - topWidth / 2 < plot.minX ? .leading : .center
-        canvas.text(topText, at: ChartPoint(x: topX, y: y(min(probabilities[top], ticks.last ?? 1)) - 4),
-                    size: ChartStyle.annotationSize, weight: .bold, horizontal: anchor, vertical: .bottom)
-        canvas.text(shown ? "class" : "class index", at: ChartPoint(x: plot.midX, y: canvas.height - ChartStyle.margin), size: ChartStyle.axisTitleSize,
-                    horizontal: .center, vertical: .bottom)
+        // Values over the bars that carry one (with many classes, only the top bar's, named).
+        for index in namesClasses ? valued : [top] {
+            let center = plot.minX + band * (Double(index) + 0.5)
+            let barTop = y(min(probabilities[index], ticks.last ?? 1)) - 4
+            let text = valueText(index)
+            let weight: FontWeight = index == top ? .bold : .regular
+            if values.rotation == 0 || !namesClasses {
+                let width = canvas.textWidth(text, size: values.size, weight: weight)
+                let anchor: HorizontalAnchor = center + width / 2 > plot.maxX ? .trailing : center - width / 2 < plot.minX ? .leading : .center
+                canvas.text(text, at: ChartPoint(x: center, y: barTop), size: values.size, weight: weight,
+                            horizontal: anchor, vertical: .bottom)
+            } else {
+                canvas.text(text, at: ChartPoint(x: center + values.size * 0.35, y: barTop), size: values.size, weight: weight,
+                            horizontal: .leading, vertical: .middle, rotation: values.rotation)
+            }
+        }
+        canvas.text(namesClasses ? "class" : "class index", at: ChartPoint(x: plot.midX, y: canvas.height - ChartStyle.margin),
+                    size: ChartStyle.axisTitleSize, horizontal: .center, vertical: .bottom)
     }
 }

@@ -28,13 +28,9 @@ public struct TopKChart: Chart {
         self.labels = labels
         self.k = max(1, min(k, probabilities.count))
         self.title = title ?? "Top-\(max(1, min(k, probabilities.count))) predictions"
-        let labels = labels
-        let ranked = Array(probabilities.indices.sorted { a, b in
-            probabilities[a] != probabilities[b] ? probabilities[a] > probabilities[b] : a < b
-        }.prefix(self.k)).map { labels.count == probabilities.count ? labels[$0] : "class \($0)" }
-        let rows = RowLabels.measure(ranked, size: 12, weight: .bold, maximumWidth: (width - 2 * ChartStyle.margin) * 0.4,
-                                     minimumRowHeight: 30)
-        self.size = ChartSize(width: width, height: 78 + (rows?.rowHeight ?? 30) * Double(self.k) + 30
+        self.size = ChartSize(width: width, height: 0)   // the width, which rowLabels(on:) reads
+        let rowHeight = (try? CairoCanvas(width: 100, height: 10, scale: 1)).map { rowLabels(on: $0).rowHeight } ?? 30
+        self.size = ChartSize(width: width, height: 78 + rowHeight * Double(self.k) + 30
             + ChartFrame.extraHeaderHeight(title: self.title, subtitle: "of \(probabilities.count) classes", width: width))
     }
 
@@ -45,7 +41,13 @@ public struct TopKChart: Chart {
         }.prefix(k))
     }
 
-    func label(_ index: Int) -> String { labels.isEmpty ? "class \(index)" : labels[index] }
+    func label(_ index: Int) -> String { labels.count == probabilities.count ? labels[index] : "class \(index)" }
+
+    /// The class names of the ranking as they are drawn (bold, in 40 % of the body's width).
+    func rowLabels(on canvas: CairoCanvas) -> RowLabels {
+        RowLabels(ranking.map(label), on: canvas, size: 12, weight: .bold, maximumWidth: (size.width - 2 * ChartStyle.margin) * 0.4,
+                  minimumRowHeight: 30)
+    }
 
     /// The ranking as lines of text.
     public var textSummary: String {
@@ -67,8 +69,7 @@ public struct TopKChart: Chart {
         let body = ChartFrame.draw(on: canvas, title: title, subtitle: "of \(probabilities.count) classes")
         let order = ranking
         let labelSize = 12.0
-        let names = RowLabels(order.map(label), on: canvas, size: labelSize, weight: .bold, maximumWidth: body.width * 0.4,
-                              minimumRowHeight: 30)
+        let names = rowLabels(on: canvas)
         let labelWidth = names.width + 10
         let valueWidth = canvas.textWidth("100.0 %", size: labelSize) + 10
         let plot = body.inset(top: 0, left: labelWidth, bottom: 30, right: valueWidth)
@@ -82,7 +83,7 @@ public struct TopKChart: Chart {
             let top = plot.minY + row * Double(rank)
             let bar = ChartRect(x: plot.minX, y: top + row * 0.18, width: max(x(value) - plot.minX, 1), height: row * 0.64)
             canvas.fill(bar, rank == 0 ? .highlight : .primary)
-            canvas.text(lines: names.lines[rank], at: ChartPoint(x: plot.minX - 8, y: bar.midY), size: labelSize,
+            canvas.text(lines: names.lines[rank], at: ChartPoint(x: plot.minX - 8, y: bar.midY), size: names.size,
                         weight: rank == 0 ? .bold : .regular, horizontal: .trailing, vertical: .middle)
             canvas.text(NumberText.percent(probabilities[index]), at: ChartPoint(x: bar.maxX + 5, y: bar.midY),
                         size: labelSize, weight: rank == 0 ? .bold : .regular, vertical: .middle)

@@ -1,14 +1,18 @@
 import Foundation
 
-/// Text that must fit a width is broken into lines, never shortened: a chart that cannot fit
-/// its labels on the lines it has changes its layout (more lines, a horizontal chart, a
-/// taller chart), so that no label is cut and no two labels can look alike.
+/// Text that must fit a width is broken into lines, never shortened and never broken inside
+/// a word: lines break at spaces, and a word too long for a line breaks only after one of
+/// its own separators ("efficientnet_lite0_" / "int8.tflite", "T-shirt/" / "top"). A word
+/// that still does not fit stays whole on a line wider than the room, and the chart changes
+/// its layout instead (smaller type, rotated labels, a wider label column, more lines).
 extension CairoCanvas {
     /// Characters after which a word too long for a line may break ("efficientnet_lite0_int8.ptl").
-    static let breakAfter: Set<Character> = ["_", ".", "/", "-", "·", ",", ":", "(", "→"]
+    static let breakAfter: Set<Character> = ["_", ".", "/", "-", "·", ",", ":", "→"]
 
-    /// `text` broken into lines no wider than `maximumWidth`: at spaces, then inside a word too
-    /// long for a line after `_ . / - · , :`, and only as a last resort between characters.
+    /// `text` broken into lines no wider than `maximumWidth` where it can be: at spaces, then
+    /// inside a word too long for a line after `_ . / - · , : →` (never between two letters or
+    /// digits, never inside a number such as "127.5"). A line is wider than `maximumWidth`
+    /// only when one piece of a word is: ``fits(_:size:maximumWidth:weight:)`` tells.
     /// Every character of `text` is kept (spaces at line breaks are dropped).
     /// - Parameters:
     ///   - text: the text.
@@ -32,24 +36,13 @@ extension CairoCanvas {
                 lines.append(current)
                 current = ""
             }
-            if width(word) <= maximumWidth {
-                current = word
-                continue
-            }
-            // A word wider than a line: break it into pieces.
-            for piece in pieces(of: word) {
-                if width(current + piece) <= maximumWidth || current.isEmpty && width(piece) <= maximumWidth {
+            // A word wider than a line is filled piece by piece; a piece never breaks.
+            for piece in width(word) <= maximumWidth ? [word] : Self.pieces(of: word) {
+                if current.isEmpty || width(current + piece) <= maximumWidth {
                     current += piece
-                    continue
-                }
-                if !current.isEmpty { lines.append(current) }
-                current = ""
-                for character in piece {
-                    if !current.isEmpty && width(current + String(character)) > maximumWidth {
-                        lines.append(current)
-                        current = ""
-                    }
-                    current.append(character)
+                } else {
+                    lines.append(current)
+                    current = piece
                 }
             }
         }
@@ -57,10 +50,39 @@ extension CairoCanvas {
         return lines
     }
 
-    /// Words with the spaces a line must not break at put back: before a unit or a closing
-    /// mark ("95 %", "12 ms", "(XNNPACK) »") and after an opening one ("« CPU").
+    /// Whether every line of every label is within `maximumWidth`.
+    func fits(_ lines: [[String]], size: Double, maximumWidth: Double, weight: FontWeight = .regular) -> Bool {
+        lines.allSatisfy { $0.allSatisfy { textWidth($0, size: size, weight: weight) <= maximumWidth + 0.01 } }
+    }
+
+    /// The widest line of `lines` at `size`.
+    func widest(_ lines: [[String]], size: Double, weight: FontWeight = .regular) -> Double {
+        lines.flatMap { $0 }.map { textWidth($0, size: size, weight: weight) }.max() ?? 0
+    }
+
+    /// Labels set at the largest type size from `largest` down to `smallest` (half-point
+    /// steps) at which each breaks into at most `maximumLines` lines within `maximumWidth`.
+    /// When none does, the labels at `smallest`, with ``FittedLabels/fits`` false: the caller
+    /// changes its layout (rotates the labels, widens their column).
+    func fit(_ labels: [String], largest: Double, smallest: Double, maximumWidth: Double, maximumLines: Int = .max,
+             weight: FontWeight = .regular) -> FittedLabels {
+        var size = largest
+        while true {
+            let lines = self.lines(of: labels, size: size, maximumWidth: maximumWidth, weight: weight)
+            let fits = lines.allSatisfy { $0.count <= maximumLines }
+                && self.fits(lines, size: size, maximumWidth: maximumWidth, weight: weight)
+            if fits || size - 0.5 < smallest - 1e-9 {
+                return FittedLabels(size: size, lines: lines, fits: fits, width: widest(lines, size: size, weight: weight))
+            }
+            size -= 0.5
+        }
+    }
+
+    /// Words with the spaces a line must not break at put back: before a unit, a closing
+    /// mark or a row's ⚠ ("95 %", "12 ms", "(XNNPACK) »", "thread ⚠") and after an opening
+    /// one ("« CPU").
     static func unbreakable(_ words: [String]) -> [String] {
-        let gluedToPrevious: Set<String> = ["%", "»", "ms", "µs", "s", "MB", "MiB", "×"]
+        let gluedToPrevious: Set<String> = ["%", "»", "ms", "µs", "s", "MB", "MiB", "×", "⚠"]
         var result: [String] = []
         var openPending = false
         for word in words {
@@ -75,13 +97,19 @@ extension CairoCanvas {
         return result
     }
 
-    /// A word split after each break character, the character kept with the piece before it.
-    private func pieces(of word: String) -> [String] {
+    /// A word split where it may break: after a run of break characters ("aten::_" |
+    /// "convolution"), not inside a number ("127.5"), the characters kept with the piece before.
+    static func pieces(of word: String) -> [String] {
+        let characters = Array(word)
         var pieces: [String] = []
         var piece = ""
-        for character in word {
+        for (index, character) in characters.enumerated() {
             piece.append(character)
-            if Self.breakAfter.contains(character) {
+            guard breakAfter.contains(character), index + 1 < characters.count else { continue }
+            let next = characters[index + 1]
+            let insideNumber = (character == "." || character == ",") && index > 0
+                && characters[index - 1].isNumber && next.isNumber
+            if !breakAfter.contains(next) && !insideNumber {
                 pieces.append(piece)
                 piece = ""
             }
@@ -123,29 +151,44 @@ extension CairoCanvas {
     }
 }
 
-/// Labels left of horizontal rows (bar charts, top-k): each broken into lines in the room a
-/// label column may take, and the row height those lines need.
+/// Labels fitted to a room by ``CairoCanvas/fit(_:largest:smallest:maximumWidth:maximumLines:weight:)``.
+struct FittedLabels {
+    /// Type size.
+    var size: Double
+    /// Each label's lines.
+    var lines: [[String]]
+    /// Whether every label fits the room and line count asked for.
+    var fits: Bool
+    /// The widest line, in points.
+    var width: Double
+    /// The most lines a label takes.
+    var tallest: Int { lines.map(\.count).max() ?? 1 }
+}
+
+/// Labels left of horizontal rows (bar charts, top-k, operator profiles): each broken into
+/// lines in the room a label column may take, in smaller type (down to 2.5 points less)
+/// when a word is wider than that room, and the column as wide as its widest line when even
+/// that does not do (so the plot narrows, and no word is broken). Also the row height the
+/// lines need.
 struct RowLabels {
+    /// Type size.
+    let size: Double
     /// Each label's lines.
     let lines: [[String]]
-    /// The widest line, in points.
+    /// The widest line, in points: the label column's width.
     let width: Double
     /// The height of one row: the taller of `minimumRowHeight` and the tallest label.
     let rowHeight: Double
 
+    /// How much smaller than asked the type may get before the column widens instead.
+    static let shrink = 2.5
+
     init(_ labels: [String], on canvas: CairoCanvas, size: Double, weight: FontWeight = .regular,
          maximumWidth: Double, minimumRowHeight: Double) {
-        lines = canvas.lines(of: labels, size: size, maximumWidth: maximumWidth, weight: weight)
-        width = lines.flatMap { $0 }.map { canvas.textWidth($0, size: size, weight: weight) }.max() ?? 0
-        let tallest = lines.map(\.count).max() ?? 1
-        rowHeight = max(minimumRowHeight, CairoCanvas.blockHeight(lines: tallest, size: size) + 10)
-    }
-
-    /// The same, measured on a scratch canvas (for a chart's size before drawing).
-    static func measure(_ labels: [String], size: Double, weight: FontWeight = .regular, maximumWidth: Double,
-                        minimumRowHeight: Double) -> RowLabels? {
-        guard let canvas = try? CairoCanvas(width: 100, height: 10, scale: 1) else { return nil }
-        return RowLabels(labels, on: canvas, size: size, weight: weight, maximumWidth: maximumWidth,
-                         minimumRowHeight: minimumRowHeight)
+        let fitted = canvas.fit(labels, largest: size, smallest: size - Self.shrink, maximumWidth: maximumWidth, weight: weight)
+        self.size = fitted.size
+        lines = fitted.lines
+        width = fitted.width
+        rowHeight = max(minimumRowHeight, CairoCanvas.blockHeight(lines: fitted.tallest, size: fitted.size) + 10)
     }
 }

@@ -76,8 +76,9 @@ extension LiteRTModel {
         var raw = [LiteRtProfiledEventData](repeating: LiteRtProfiledEventData(), count: Int(count))
         try Self.check(bbl_get_profiler_events(profiler, count, &raw), path) { .runFailed(path: path, reason: "LiteRT profiler: \($0)") }
         return raw.map { event in
-            LiteRTEvent(tag: event.tag.map { String(cString: $0) } ?? "", type: event.event_type,
-                        seconds: Double(event.elapsed_time_us) * 1e-6)
+            let tag = event.tag.map { String(cString: $0) } ?? ""
+            return LiteRTEvent(tag: event.event_type == LiteRTEvent.delegateOperator ? LiteRTEvent.xnnpackOperatorName(tag) : tag,
+                               type: event.event_type, seconds: Double(event.elapsed_time_us) * 1e-6)
         }
     }
 }

@@ -1,0 +1,118 @@
+"""The claim checker (scripts/notebooks/check_claims.py): each verdict form is checked against
+its own interval, and each markdown rule catches what it is for and leaves alone what it is not.
+Then every notebook's own words pass it (their outputs are checked when run_notebooks.py
+executes them)."""
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts" / "notebooks"))
+
+from check_claims import check_markdown_sentence, check_notebook, check_piece, markdown_sentences  # noqa: E402
+
+CONSISTENT = [
+    "2.31× faster than at 1 thread (95 % interval 2.12–2.50×)",
+    "1.08× slower than the earlier run (95 % interval 1.06–1.11×; measured apart, clear of the ±5 % drift band)",
+    "equivalent to fp32 within ±5 % (time ratio 0.99×, 95 % interval 0.97–1.02×)",
+    "equivalent to fp32 within ±10 % (time ratio 1.04×, 95 % interval 0.93–1.08×)",
+    "undecided against fp32 (time ratio 0.95×, 95 % interval 0.79–1.14×: it includes 1 and reaches outside ±5 %; "
+    "if the ratio stays at 0.95×, roughly 140 rounds instead of 15 would decide it)",
+    "undecided against the earlier run (time ratio 1.26×, 95 % interval 1.04–1.42×: measured apart, so a difference "
+    "must clear ±5 % (the drift between runs), and this interval reaches across the band's edge; roughly 40 runs each)",
+    "A and B: undecided (time ratio 1.000×, 95 % interval 0.930–1.080×: it includes 1 and reaches outside ±5 %; x)",
+]
+CONTRADICTED = [
+    # The issue's examples, worded as the old code did.
+    "PyTorch Lite int8 at 2 threads and at 1 thread are within noise of each other (time ratio 0.95×, 95 % interval 0.79–1.14×).",
+    # A direction whose interval reaches 1, or (measured apart) the drift band.
+    "1.03× slower than B (95 % interval 0.99–1.07×)",
+    "1.20× slower than the earlier run (95 % interval 1.04–1.42×; measured apart, clear of the ±5 % drift band)",
+    # Equivalent with an interval that leaves the band.
+    "equivalent to fp32 within ±5 % (time ratio 0.95×, 95 % interval 0.79–1.14×)",
+    # Undecided with an interval that clears 1, or lies inside the band.
+    "undecided against B (time ratio 1.20×, 95 % interval 1.10–1.30×: it includes 1 and reaches outside ±5 %; x)",
+    "undecided against B (time ratio 1.00×, 95 % interval 0.98–1.02×: it includes 1 and reaches outside ±5 %; x)",
+    # A figure outside its own interval.
+    "1.60× faster than B (95 % interval 1.10–1.30×)",
+    # A direction with no interval at all.
+    "The int8 file is faster.",
+]
+
+
+@pytest.mark.parametrize("phrase", CONSISTENT)
+def test_a_verdict_that_its_interval_allows_passes(phrase):
+    checked, problems = check_piece(phrase)
+    assert checked == 1
+    assert problems == []
+
+
+@pytest.mark.parametrize("phrase", CONTRADICTED)
+def test_a_verdict_that_claims_more_than_its_interval_fails(phrase):
+    _, problems = check_piece(phrase)
+    assert problems, phrase
+
+
+@pytest.mark.parametrize("sentence", [
+    "that default made a run take about twenty times as long at 2 threads as at 1",  # multiplier
+    "ImageNet mean/std feeds values twice as spread out",
+    "The medians span more than ten times, so the axis is logarithmic.",            # comparison next to a number
+    "The cell takes about 20 seconds.",                                             # a duration of this run
+    "models of a similar size, 18.6 MB",                                            # a size
+    "the float path uses this CPU's 256-bit AVX2 registers",                        # a typed machine fact
+    "this machine has 2 cores",
+    "so pruning by itself does not shorten a CPU inference",                        # a direction
+    "int8 is faster here",
+    "The file compresses better.",
+])
+def test_markdown_rules_catch_figures_no_cell_computed(sentence):
+    assert check_markdown_sentence(sentence), sentence
+
+
+@pytest.mark.parametrize("sentence", [
+    "EfficientNet-Lite0 has 1×1 convolutions and a 28 × 28 input of shape [1, 1, 28, 28].",
+    "Seed 003's loop starts at index 1; notebook 05 measures it.",
+    "The runs are resampled 2,000 times; the interval holds the middle 95 % of the medians.",
+    "Its x86 kernels use SSE2, 128-bit registers.",          # about a library's code, not this machine
+    "The model loads once and runs 10 times.",
+    "> 65 ms on the iPhone 8, twice as fast as",             # a quotation line is not the notebook's words
+])
+def test_markdown_rules_leave_other_numbers_alone(sentence):
+    sentences = markdown_sentences(sentence)
+    assert all(not check_markdown_sentence(s) for s in sentences), [check_markdown_sentence(s) for s in sentences]
+
+
+def test_quoted_sentences_and_code_are_exempt():
+    source = ("The module's file is 2.1 MB (quoted from seed 002).\n\n```swift\nlet x = 20 // twice as fast\n```\n"
+              "Use `BenchmarkOptions(minimumSeconds: 1)` for a 1-second minimum.")
+    assert markdown_sentences(source) == ["Use `…` for a 1-second minimum."]
+    assert check_markdown_sentence("The module's file is 2.1 MB.")   # the same sentence unmarked
+
+
+def test_a_notebook_is_checked_cell_by_cell(tmp_path):
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("The next cell compares two files."),
+        nbformat.v4.new_code_cell("compare()", outputs=[nbformat.v4.new_output(
+            "display_data", data={"text/markdown": "B is 1.42× faster than A (95 % interval 1.35–1.50×). "
+                                                   "C and A: undecided (time ratio 0.95×, 95 % interval 0.79–1.14×: "
+                                                   "it includes 1 and reaches outside ±5 %; x)."})]),
+        nbformat.v4.new_markdown_cell("So int8 is about 3 times faster."),
+    ])
+    path = tmp_path / "n.ipynb"
+    nbformat.write(notebook, str(path))
+    comparisons, sentences, problems = check_notebook(str(path))
+    assert comparisons == 2
+    assert sentences >= 3
+    assert len(problems) >= 2 and all(p.startswith("cell 2 (markdown)") for p in problems), problems
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb")))
+def test_every_notebooks_own_words_pass(name):
+    """The markdown of every notebook (outputs are checked on the executed copies by run_notebooks.py)."""
+    notebook = nbformat.read(str(ROOT / "notebooks" / name), as_version=4)
+    problems = [f"cell {index}: {problem}: {sentence!r}"
+                for index, cell in enumerate(notebook.cells) if cell.cell_type == "markdown"
+                for sentence in markdown_sentences(cell.source) for problem in check_markdown_sentence(sentence)]
+    assert problems == []
