@@ -62,6 +62,22 @@ public enum RuntimeNames {
     /// `CodeOptimization`'s cases, as `_BenchbookCell.run(cell:optimization:body:)` takes them.
     public static func optimization(_ optimized: Bool) -> String { optimized ? ".optimized" : ".unoptimized" }
 
+    /// Prefixes of every name above that a cell could declare: a cell declaring a name with
+    /// one of them is refused (see `ReservedNames` in CellParsing).
+    public static let reservedPrefixes = ["__bb", "__benchbook", "_Benchbook", "__Benchbook"]
+
+    /// The reserved prefix `name` starts with, if any.
+    public static func reservedPrefix(of name: String) -> String? {
+        reservedPrefixes.first { name.hasPrefix($0) }
+    }
+
+    /// A declared name as generated code writes it: an identifier in backticks (so `let`,
+    /// `class` or `default` can be a name), an operator as it is.
+    public static func escaped(_ name: String) -> String {
+        guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return name }
+        return "`" + name + "`"
+    }
+
     /// The module name of cell number `number`.
     public static func module(_ number: Int) -> String { "\(modulePrefix)\(number)" }
 
