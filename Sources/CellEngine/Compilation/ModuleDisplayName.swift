@@ -7,8 +7,9 @@ import Foundation
 ///
 /// Only that C string changes, in place (`Cell7` is never shorter than `main`). Symbols,
 /// the module file later cells import, and type lookups (which go through symbolic
-/// references between cells, not names) keep `Cell7`. A string the linker shares with
-/// another (the tail of a longer one) is left alone: then the cell prints `Cell7.Point`.
+/// references between cells, not names) keep `Cell7`. A string in a section of merged
+/// strings that does not start a string there (the tail of a longer one) is left alone:
+/// then the cell prints `Cell7.Point`.
 enum ModuleDisplayName {
     /// The name every cell's types print with.
     static let shown = "main"
@@ -38,8 +39,11 @@ enum ModuleDisplayName {
               let field = elf?.fileOffset(ofAddress: descriptor + 8), let relative = elf?.int32(at: field),
               let offset = elf?.fileOffset(ofAddress: descriptor + 8 + relative) else { return nil }
         let name = Array(module.utf8) + [0]
-        guard offset > 0, offset + name.count <= bytes.count, bytes[offset - 1] == 0,
+        guard offset > 0, offset + name.count <= bytes.count,
               Array(bytes[offset..<(offset + name.count)]) == name else { return nil }
+        // In a section of merged strings, the linker may have made it the tail of a longer
+        // string: only a string that starts there is this one.
+        if elf?.isMergedStrings(fileOffset: offset) != false, bytes[offset - 1] != 0 { return nil }
         return offset
     }
 }
@@ -48,7 +52,7 @@ enum ModuleDisplayName {
 /// headers and the symbol tables.
 struct ELFFile {
     private let bytes: [UInt8]
-    private struct Section { var type: Int; var address: Int; var offset: Int; var size: Int; var link: Int; var entrySize: Int }
+    private struct Section { var type: Int; var flags: Int; var address: Int; var offset: Int; var size: Int; var link: Int; var entrySize: Int }
     private let sections: [Section]
 
     init?(_ bytes: [UInt8]) {
@@ -64,10 +68,10 @@ struct ELFFile {
         var sections: [Section] = []
         for index in 0..<count {
             let header = table + index * entrySize
-            guard let type = integer(header + 4, 4), let address = integer(header + 0x10, 8), let offset = integer(header + 0x18, 8),
+            guard let type = integer(header + 4, 4), let flags = integer(header + 8, 8), let address = integer(header + 0x10, 8), let offset = integer(header + 0x18, 8),
                   let size = integer(header + 0x20, 8), let link = integer(header + 0x28, 4),
                   let entry = integer(header + 0x38, 8) else { return nil }
-            sections.append(Section(type: type, address: address, offset: offset, size: size, link: link, entrySize: entry))
+            sections.append(Section(type: type, flags: flags, address: address, offset: offset, size: size, link: link, entrySize: entry))
         }
         self.sections = sections
     }
@@ -86,6 +90,13 @@ struct ELFFile {
     func fileOffset(ofAddress address: Int) -> Int? {
         sections.first { $0.type != 8 && $0.address != 0 && address >= $0.address && address < $0.address + $0.size }
             .map { $0.offset + address - $0.address }
+    }
+
+    /// Whether the section holding a file offset merges equal strings (`SHF_MERGE` and
+    /// `SHF_STRINGS`); nil when no section holds it.
+    func isMergedStrings(fileOffset offset: Int) -> Bool? {
+        sections.first { $0.type != 8 && offset >= $0.offset && offset < $0.offset + $0.size }
+            .map { $0.flags & 0x30 == 0x30 }
     }
 
     /// The address of a symbol in `.symtab` or `.dynsym`.
