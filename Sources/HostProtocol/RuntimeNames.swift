@@ -71,12 +71,25 @@ public enum RuntimeNames {
         reservedPrefixes.first { name.hasPrefix($0) }
     }
 
-    /// A declared name as generated code writes it: an identifier in backticks (so `let`,
-    /// `class` or `default` can be a name), an operator as it is.
+    /// A declared name as generated code writes it: a keyword in backticks (so `let`,
+    /// `class` or `default` can be a name), any other name as it is.
     public static func escaped(_ name: String) -> String {
-        guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return name }
-        return "`" + name + "`"
+        keywords.contains(name) ? "`" + name + "`" : name
     }
+
+    /// Swift's keywords that a name must be written in backticks to be.
+    static let keywords: Set<String> = [
+        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate", "func",
+        "import", "init", "inout", "internal", "let", "nonisolated", "open", "operator", "private", "precedencegroup",
+        "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case",
+        "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat",
+        "return", "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self",
+        "super", "throws", "true", "try", "_", "some", "any", "async", "discard", "consume", "copy", "each",
+        // Contextual keywords: backticks around them are always allowed, and some places need them.
+        "Type", "Protocol", "actor", "package", "macro", "isolated", "sending", "then", "get", "set", "willSet",
+        "didSet", "mutating", "nonmutating", "convenience", "dynamic", "final", "lazy", "optional", "override",
+        "required", "unowned", "weak", "indirect", "prefix", "postfix", "infix",
+    ]
 
     /// The module name of cell number `number`.
     public static func module(_ number: Int) -> String { "\(modulePrefix)\(number)" }

@@ -198,3 +198,24 @@ def test_backticked_names_everywhere_a_name_is_declared(kernel):
     run(kc, "`default` = 7\n`where` = [`default`]")
     assert run(kc, "`where`")[1] == ["[7]"]
     assert run(kc, "let (`if`, `else`) = (try { 1 }(), 2)\nprint(`if` + `else`)")[0] == "3\n"
+
+
+# --- what an interrupted cell keeps ----------------------------------------------------
+
+def test_what_an_interrupted_cell_keeps(kernel):
+    """A loop with a check (while, repeat, an outer for) stops at it and the cell keeps what
+    it did; an innermost for over a bounded range has none (so it vectorises): it is
+    stopped with its host after the grace period, and the notebook is as the cell before
+    left it."""
+    from kernel_helpers import execute_and_interrupt_once_running
+    _, kc = kernel
+    run(kc, "var kept = 42\nvar data = [0, 0, 0]")
+    reply, _ = execute_and_interrupt_once_running(kc, "kept = 1\nwhile true { data[0] &+= 1 }")
+    assert reply["ename"] == "InterruptedError", reply
+    assert run(kc, "kept")[1] == ["1"], "stopped at its check: what the cell did is kept"
+    reply, _ = execute_and_interrupt_once_running(kc, "kept = 2\nfor i in 0..<Int.max { data[i % 3] &+= i }")
+    assert reply["ename"] == "Interrupted" and "within 2 s" in reply["evalue"], reply
+    assert run(kc, "kept")[1] == ["1"], "restored from the snapshot taken before the cell"
+    reply, _ = execute_and_interrupt_once_running(kc, "kept = 3\nfor y in 0..<Int.max { for x in 0..<1000 { data[x % 3] &+= y } }")
+    assert reply["ename"] == "InterruptedError", reply
+    assert run(kc, "kept")[1] == ["3"], "an outer for is checked once per iteration"
