@@ -40,7 +40,7 @@ bench-recovery: kernelspec ## cost of loop interrupt checks and host snapshots (
 # cells against the same file built with swiftc -O, and how fast `while true {}` stops
 # (issues 23, 35): results/normalize-loop.{json,md}. NORMALIZE_LOAD=2 runs two busy loops beside it.
 bench-normalize: kernelspec ## the normalisation loop in a cell against swiftc -O (results/)
-	$(PYTHON) scripts/bench/normalize_bench.py --out results $(if $(NORMALIZE_LOAD),--load $(NORMALIZE_LOAD))
+	$(PYTHON) scripts/bench/normalize_bench.py --out results $(if $(NORMALIZE_LOAD),--load $(NORMALIZE_LOAD) --name normalize-loop-loaded)
 
 # The first model cell of a fresh kernel with the runtimes loaded in the background, and
 # without (issue 35): results/model-preload.{json,md}.

@@ -111,6 +111,7 @@ def main():
     parser.add_argument("--interrupts", type=int, default=10)
     parser.add_argument("--load", type=int, default=0, help="busy loops (yes > /dev/null) to run meanwhile")
     parser.add_argument("--out", type=Path, default=ROOT / "results")
+    parser.add_argument("--name", default="normalize-loop", help="file name of the records in --out, without suffix")
     args = parser.parse_args()
     sources = {name: path.read_text() for name, path in PROGRAMS.items()}
     cells = {name: [cell.strip("\n") for cell in source.split("//% cell\n")[1:]] for name, source in sources.items()}
@@ -164,7 +165,7 @@ def main():
     ratios = {row: statistics.median(v / r for v, r in zip(values, times[(row[0], "swiftc -O")])) for row, values in times.items()}
     stops = [entry["seconds"] for entry in interrupts]
     result = {
-        "command": "make bench-normalize" + (f" (scripts/bench/normalize_bench.py --load {args.load})" if args.load else ""),
+        "command": "make bench-normalize" + (f" NORMALIZE_LOAD={args.load} (scripts/bench/normalize_bench.py --load {args.load} --name {args.name})" if args.load else ""),
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": {"processor": platform.processor() or platform.machine(), "cores": os.cpu_count(),
                     "load_average_at_start": round(load, 2), "busy_loops": args.load},
@@ -177,10 +178,10 @@ def main():
         "interrupts": interrupts,
     }
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "normalize-loop.json").write_text(json.dumps(result, indent=2) + "\n")
+    (args.out / f"{args.name}.json").write_text(json.dumps(result, indent=2) + "\n")
     table = "\n".join(f"| {p} | {n} | {statistics.median(times[(p, n)]):.3f} | {ratios[(p, n)]:.2f} |" for p, n in rows)
     kept = sum(entry["state_kept"] for entry in interrupts)
-    (args.out / "normalize-loop.md").write_text(f"""# The seed 000 normalisation: a notebook cell against swiftc
+    (args.out / f"{args.name}.md").write_text(f"""# The seed 000 normalisation: a notebook cell against swiftc
 
 `{result['command']}` ({result['date']}, {result['machine']['processor']}, {result['machine']['cores']} cores,
 load average {load:.2f} at the start, {args.load} busy loops beside it, shared with other work). Two
@@ -214,7 +215,7 @@ cell's `execute_reply`, median {statistics.median(stops):.3f} s, max {max(stops)
 variable kept its value {kept} of {len(interrupts)} times
 (errors: {", ".join(sorted(set(str(entry["ename"]) for entry in interrupts)))}).
 """)
-    progress(f"wrote {args.out / 'normalize-loop.md'}")
+    progress(f"wrote {args.out / (args.name + '.md')}")
 
 
 if __name__ == "__main__":
