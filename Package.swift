@@ -25,6 +25,7 @@ let swiftSyntaxSettings: [SwiftSetting] = [.unsafeFlags(["-I", toolchainHostLibr
 let swiftSyntaxLinking: [LinkerSetting] = [
     .unsafeFlags([
         "-L", toolchainHostLibraries, "-lSwiftParser", "-lSwiftParserDiagnostics", "-lSwiftSyntax", "-lSwiftDiagnostics", "-lSwiftBasicFormat",
+        "-lSwiftIfConfig", "-lSwiftOperators",
         "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries,
     ])
 ]

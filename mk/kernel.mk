@@ -2,7 +2,7 @@
 # (jupyter-kernel-test, jupyter_client, nbconvert, jupyter console) and the latency
 # benchmark, all against the installed kernelspec (the release build).
 
-.PHONY: test-kernel test-kernel-browser test-corpus bench-kernel bench-completion bench-recovery bench-normalize bench-output
+.PHONY: test-kernel test-kernel-browser test-corpus bench-kernel bench-completion bench-recovery bench-normalize bench-output bench-preload
 
 test-kernel: kernelspec ## the kernel through real Jupyter clients
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
@@ -36,10 +36,16 @@ bench-completion: kernelspec ## completion latency (results/)
 bench-recovery: kernelspec ## cost of loop interrupt checks and host snapshots (results/)
 	$(PYTHON) scripts/bench/recovery_bench.py
 
-# The seed 000 normalisation loop as notebook cells against the same file built with
-# swiftc -O (issue 23): results/normalize-loop.{json,md}.
+# The seed 000 normalisation (the app's pointer loop, and a function over [UInt8]) as notebook
+# cells against the same file built with swiftc -O, and how fast `while true {}` stops
+# (issues 23, 35): results/normalize-loop.{json,md}. NORMALIZE_LOAD=2 runs two busy loops beside it.
 bench-normalize: kernelspec ## the normalisation loop in a cell against swiftc -O (results/)
-	$(PYTHON) scripts/bench/normalize_bench.py --out results
+	$(PYTHON) scripts/bench/normalize_bench.py --out results $(if $(NORMALIZE_LOAD),--load $(NORMALIZE_LOAD) --name normalize-loop-loaded)
+
+# The first model cell of a fresh kernel with the runtimes loaded in the background, and
+# without (issue 35): results/model-preload.{json,md}.
+bench-preload: kernelspec ## first Model(contentsOf:) of a fresh kernel, preload on/off (results/)
+	$(PYTHON) scripts/bench/preload_bench.py --out results
 
 
 # Output throughput (issue 27): a cell printing 1 to 200 MB to stdout and stderr, as one line
@@ -55,3 +61,4 @@ BENCH_TARGETS += bench-completion
 BENCH_TARGETS += bench-recovery
 BENCH_TARGETS += bench-output
 BENCH_TARGETS += bench-normalize
+BENCH_TARGETS += bench-preload

@@ -20,6 +20,7 @@ public func _benchbookCellHostServe() -> Int32 {
     let channel = KernelChannel.shared
     guard channel.isConnected else { return 2 }
     bb_install_crash_reporter()
+    RuntimePreload.start()
     var lastCell = 0
     while true {
         let command: HostCommand?
@@ -62,6 +63,8 @@ private let snapshotsEnabled = ProcessInfo.processInfo.environment["BENCHBOOK_SN
 /// promote if this host dies. In the copy, once promoted, returns to serve as the host.
 private func takeSnapshot(afterCell cell: Int) {
     guard snapshotsEnabled else { return }
+    // Never fork while the runtimes load on another thread (see RuntimePreload).
+    RuntimePreload.waitUntilDone()
     if bb_take_snapshot(cell) == BB_SNAPSHOT_PROMOTED {
         // The interrupt that ended the old host (if any) was not meant for this one.
         bb_clear_interrupt()

@@ -29,9 +29,12 @@ public enum _BenchbookCell {
                 KernelChannel.shared.send(MimeBundle(plainText: "nil").resultEvent)
                 return
             }
-            // Like a REPL, a result shows its debug form: strings in quotes.
+            // Like a REPL, a result shows its debug form: strings in quotes, and the
+            // notebook's own types without their module (`Point(x: 1)`, which `debugPrint`
+            // prints as `main.Point(x: 1)`). A string is shown as it is, `main.` and all.
+            let text = removingCellModuleNames(String(reflecting: value))
             let bundle = (value as? NotebookDisplayable)?.mimeBundle
-                ?? MimeBundle(plainText: removingCellModuleNames(String(reflecting: value)))
+                ?? MimeBundle(plainText: value is any StringProtocol ? text : TypeNames.withoutNotebookModule(text))
             KernelChannel.shared.send(bundle.resultEvent)
         }
     }

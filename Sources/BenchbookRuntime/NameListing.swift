@@ -109,6 +109,32 @@ enum TypeNames {
     /// Without the generated cell modules' names (`Cell3.Foo` → `Foo`).
     static func userFacing(_ text: String) -> String { removingCellModuleNames(text) }
 
+    /// Without the module qualifier of the notebook's own types, which print as one file's
+    /// do (`main.Point(x: main.Kind.a)` → `Point(x: Kind.a)`): `main.` where a word starts
+    /// and a name follows.
+    static func withoutNotebookModule(_ text: String) -> String {
+        let qualifier = Array("main.".utf8)
+        let bytes = Array(text.utf8)
+        func isWordByte(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let end = index + qualifier.count
+            if end < bytes.count, bytes[index..<end].elementsEqual(qualifier), index == 0 || !isWordByte(bytes[index - 1]),
+               isWordByte(bytes[end]), !(bytes[end] >= UInt8(ascii: "0") && bytes[end] <= UInt8(ascii: "9")), bytes[end] != UInt8(ascii: ".") {
+                index = end
+                continue
+            }
+            out.append(bytes[index])
+            index += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// With Swift's sugar: `Array<Int>` → `[Int]`, `Dictionary<String, Int>` →
     /// `[String: Int]`, `Optional<Int>` → `Int?`, innermost first.
     static func sugared(_ name: String) -> String {

@@ -194,6 +194,9 @@ public final class CellEngine: @unchecked Sendable {
         if !analysis.syntaxProblems.isEmpty {
             return .failure(.error(CellErrorReport.syntax(analysis.syntaxProblems, code: code, label: label)))
         }
+        if !analysis.reservedNames.isEmpty {
+            return .failure(.error(CellErrorReport.reservedNames(analysis.reservedNames, code: code, label: label)))
+        }
         let lost = symbols.lostReferences(in: analysis)
         if !lost.isEmpty { return .failure(.error(CellErrorReport.lostVariables(lost))) }
 

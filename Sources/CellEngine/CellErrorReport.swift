@@ -14,6 +14,12 @@ enum CellErrorReport {
         return located(name: "SyntaxError", diagnostics, code: code, label: label)
     }
 
+    /// A cell that declares names the generated code uses (see `RuntimeNames.reservedPrefixes`).
+    static func reservedNames(_ problems: [SyntaxProblem], code: String, label: String) -> CellError {
+        let diagnostics = problems.map { CellDiagnostic(message: $0.message, position: $0.position) }
+        return located(name: "ReservedName", diagnostics, code: code, label: label)
+    }
+
     /// - Parameter notes: lines added after the errors (what they may mean in a notebook).
     static func compile(_ diagnostics: [CellDiagnostic], code: String, label: String, notes: [String] = []) -> CellError {
         var error = located(name: "CompileError", diagnostics, code: code, label: label)

@@ -14,9 +14,15 @@ extension CellAnalysis {
     ///     notebook variables (for a body that a timing magic runs many times).
     ///   - marksTypes: add `@usableFromInline` to the cell's types and overridable class
     ///     members (see ``OverrideVisibility``).
-    public init(parsing source: String, bindingsAreLocal: Bool = false, marksTypes: Bool = true) {
-        var tree = Parser.parse(source: source)
+    public init(parsing written: String, bindingsAreLocal: Bool = false, marksTypes: Bool = true) {
+        // One file's meaning first: top-level `#if` resolved, file-scope `private` and
+        // `fileprivate` made internal (blanked: lines and columns do not move).
+        var tree = Parser.parse(source: written)
+        let blanked = TopLevelConditions.blankedRanges(in: tree) + FileScopeAccess.blankedRanges(in: tree)
+        let source = SourceEdits.blank(blanked, in: written)
+        if !blanked.isEmpty { tree = Parser.parse(source: source) }
         var converter = SourceLocationConverter(fileName: "cell", tree: tree)
+        let reserved = ReservedNames.problems(in: tree, converter: converter)
         let problems = ParseDiagnosticsGenerator.diagnostics(for: tree)
             .filter { $0.diagMessage.severity == .error }
             .map { diagnostic in
@@ -50,6 +56,7 @@ extension CellAnalysis {
                   syntaxProblems: problems, editInsertions: problems.isEmpty ? checks.insertions + marks.insertions : [],
                   declaresOperators: classifier.declaresOperators, containsCode: code.found,
                   declaresCallables: code.foundCallable)
+        reservedNames = reserved
     }
 }
 
@@ -101,7 +108,7 @@ private final class NameCollector: SyntaxVisitor {
 
     override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
         switch token.tokenKind {
-        case .identifier(let name): identifiers.insert(name)
+        case .identifier(let name): identifiers.insert(PlainName.of(name))
         case .binaryOperator(let name), .prefixOperator(let name), .postfixOperator(let name):
             identifiers.insert(name)
         default: break
@@ -111,12 +118,12 @@ private final class NameCollector: SyntaxVisitor {
 
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
         let isMember = node.parent?.as(MemberAccessExprSyntax.self)?.declName.id == node.id
-        if !isMember { references.insert(node.baseName.text) }
+        if !isMember { references.insert(PlainName.of(node.baseName.text)) }
         return .visitChildren
     }
 
     override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
-        references.insert(node.name.text)
+        references.insert(PlainName.of(node.name.text))
         return .visitChildren
     }
 }

@@ -12,8 +12,9 @@ extension Classifier {
     /// (`case .pair(let a, var b)`); `let` when none is written.
     static func boundNamesWithSpecifiers(in pattern: PatternSyntax) -> [(name: String, specifier: String)] {
         pattern.tokens(viewMode: .sourceAccurate).compactMap { token in
-            guard case .identifier(let name) = token.tokenKind,
+            guard case .identifier(let written) = token.tokenKind,
                   token.parent?.is(IdentifierPatternSyntax.self) == true else { return nil }
+            let name = PlainName.of(written)
             var node = token.parent
             while let current = node {
                 if let binding = current.as(ValueBindingPatternSyntax.self) {
@@ -36,7 +37,7 @@ extension Classifier {
     /// Every identifier in a node.
     static func identifiers(in node: some SyntaxProtocol) -> Set<String> {
         Set(node.tokens(viewMode: .sourceAccurate).compactMap { token in
-            if case .identifier(let name) = token.tokenKind { return name }
+            if case .identifier(let name) = token.tokenKind { return PlainName.of(name) }
             return nil
         })
     }
@@ -61,7 +62,7 @@ extension Classifier {
                           let declReference = reference.parent?.as(DeclReferenceExprSyntax.self),
                           declReference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != declReference.id
                     else { continue }
-                    names.insert(name)
+                    names.insert(PlainName.of(name))
                 }
             }
         }

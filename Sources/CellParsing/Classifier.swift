@@ -161,13 +161,15 @@ struct Classifier {
         let isAsyncLet = variable.modifiers.contains { $0.name.tokenKind == .keyword(.async) }
         top.exports = bindings.flatMap { binding in
             let names = Self.boundNames(in: binding.pattern)
-            let type = binding.pattern.is(IdentifierPatternSyntax.self) ? binding.typeAnnotation?.type.trimmedDescription : nil
+            let type = binding.pattern.is(IdentifierPatternSyntax.self) && binding.initializer == nil
+                ? Self.writtenType(of: binding, in: bindings)
+                : binding.pattern.is(IdentifierPatternSyntax.self) ? binding.typeAnnotation?.type.trimmedDescription : nil
             return names.map { export($0, introducer: introducer, type: type, at: binding, isAsyncLet: isAsyncLet) }
         }
         // `var x: T?` without a value starts as nil, as in Swift; only others wait for one.
         let isVariable = variable.bindingSpecifier.tokenKind == .keyword(.var)
         let withoutValue = bindings.filter { binding in
-            binding.initializer == nil && !(isVariable && Self.isOptional(binding.typeAnnotation?.type))
+            binding.initializer == nil && !(isVariable && Self.isOptional(Self.writtenTypeSyntax(of: binding, in: bindings)))
         }
         if isAsyncLet {
             hasTopLevelAwait = true
@@ -177,8 +179,8 @@ struct Classifier {
             // happen (in this cell or a later one). Only a declaration mixing names with and
             // without values, or a tuple pattern, needs a scope up to its last assignment.
             let unset = withoutValue.compactMap { binding -> UnsetBinding? in
-                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                      let type = binding.typeAnnotation?.type.trimmedDescription else { return nil }
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self).map({ PlainName.of($0.identifier.text) }),
+                      let type = Self.writtenType(of: binding, in: bindings) else { return nil }
                 return UnsetBinding(name: name, type: type, isConstant: variable.bindingSpecifier.tokenKind == .keyword(.let),
                                     position: position(binding.positionAfterSkippingLeadingTrivia))
             }
@@ -198,5 +200,21 @@ struct Classifier {
             top.item = .binding(ModuleBinding(snippet: snippet(variable), names: names, annotationOffset: offset, exports: top.exports))
         }
         items.append(top)
+    }
+
+    /// The type written for a name declared without a value: its own, or, as Swift reads
+    /// `var red, green, blue: Double`, that of the next name in the declaration that has one.
+    static func writtenTypeSyntax(of binding: PatternBindingSyntax, in bindings: [PatternBindingSyntax]) -> TypeSyntax? {
+        if let type = binding.typeAnnotation?.type { return type }
+        guard binding.initializer == nil, let index = bindings.firstIndex(where: { $0.id == binding.id }) else { return nil }
+        for later in bindings[(index + 1)...] {
+            if let type = later.typeAnnotation?.type { return type }
+            if later.initializer != nil { return nil }
+        }
+        return nil
+    }
+
+    static func writtenType(of binding: PatternBindingSyntax, in bindings: [PatternBindingSyntax]) -> String? {
+        writtenTypeSyntax(of: binding, in: bindings)?.trimmedDescription
     }
 }

@@ -12,23 +12,23 @@ enum DeclarationNames {
         if let d = decl.as(EnumDeclSyntax.self) { return type(d.name, .enum, d.inheritanceClause) }
         if let d = decl.as(ProtocolDeclSyntax.self) { return type(d.name, .protocol, d.inheritanceClause) }
         if let d = decl.as(TypeAliasDeclSyntax.self) {
-            return DeclaredName(name: d.name.text, kind: .typealias, inherited: typeNames(in: d.initializer.value))
+            return DeclaredName(name: PlainName.of(d.name.text), kind: .typealias, inherited: typeNames(in: d.initializer.value))
         }
         if let d = decl.as(FunctionDeclSyntax.self) {
-            return DeclaredName(name: d.name.text, kind: .func, signature: signature(of: d))
+            return DeclaredName(name: PlainName.of(d.name.text), kind: .func, signature: signature(of: d))
         }
         return nil
     }
 
     private static func type(_ name: TokenSyntax, _ kind: DeclarationKind, _ clause: InheritanceClauseSyntax?) -> DeclaredName {
-        DeclaredName(name: name.text, kind: kind, inherited: (clause?.inheritedTypes ?? []).flatMap { typeNames(in: $0.type) })
+        DeclaredName(name: PlainName.of(name.text), kind: kind, inherited: (clause?.inheritedTypes ?? []).flatMap { typeNames(in: $0.type) })
     }
 
     /// The type names a type expression mentions (`Box<Shape>` gives Box and Shape).
     private static func typeNames(in type: some SyntaxProtocol) -> [String] {
         type.tokens(viewMode: .sourceAccurate).compactMap { token in
             guard case .identifier(let name) = token.tokenKind, token.parent?.is(IdentifierTypeSyntax.self) == true else { return nil }
-            return name
+            return PlainName.of(name)
         }
     }
 
@@ -38,10 +38,13 @@ enum DeclarationNames {
     static func signature(of function: FunctionDeclSyntax) -> String {
         let parameters = function.signature.parameterClause.parameters.map { parameter in
             let type = parameter.type.trimmedDescription + (parameter.ellipsis == nil ? "" : "...")
-            return parameter.firstName.text + ":" + type.filter { !$0.isWhitespace }
+            return PlainName.of(parameter.firstName.text) + ":" + type.filter { !$0.isWhitespace }
         }
         let isStatic = function.modifiers.contains { ["static", "class"].contains($0.name.text) }
-        return (isStatic ? "static " : "") + function.name.text + "(" + parameters.joined(separator: ",") + ")"
+        // The result type is part of it: in one file, `f() -> Int` and `f() -> String` are
+        // two overloads that calls choose between by the type they expect.
+        let result = function.signature.returnClause.map { "->" + $0.type.trimmedDescription.filter { !$0.isWhitespace } } ?? ""
+        return (isStatic ? "static " : "") + PlainName.of(function.name.text) + "(" + parameters.joined(separator: ",") + ")" + result
     }
 
     /// True when a top-level declaration declares an operator, a precedence group or an

@@ -7,9 +7,14 @@ import Glibc
 
 /// Makes the loops a cell writes stop on an interrupt.
 ///
-/// Every `for`, `while` and `repeat` body gets a check of the interrupt flag as its first
-/// statement, on the same line as its `{` (line numbers do not move; the columns after it
-/// are recorded as ``Insertion``s). Where an error can propagate (the cell's own
+/// Every `while` and `repeat` body, and every `for` body that holds another loop or runs
+/// over an unbounded range (`for i in 0...`), gets a check of the interrupt flag as its
+/// first statement, on the same line as its `{` (line numbers do not move; the columns
+/// after it are recorded as ``Insertion``s). An innermost `for` over a bounded sequence gets
+/// none: it ends on its own, and a check in it (a load and a branch per iteration) keeps the
+/// optimiser from vectorising it. An interrupt that no check sees (such a loop running long,
+/// or C code) stops the cell by replacing its host with the snapshot taken before the cell,
+/// after the supervisor's grace period. Where an error can propagate (the cell's own
 /// statements, and functions declared plainly `throws`) the check throws the library's
 /// `InterruptedError`, so the cell stops like a library loop and keeps every value. In code
 /// that cannot throw (closures, whose throwing is inferred; non-throwing functions,
@@ -81,8 +86,25 @@ private final class LoopFinder: SyntaxVisitor {
     var bodies: [CodeBlockSyntax] = []
 
     override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
-        bodies.append(node.body)
+        if Self.isUnbounded(node.sequence) || Self.containsLoop(node.body) { bodies.append(node.body) }
         return .visitChildren
+    }
+
+    /// `a...` (a range without an end), possibly in parentheses.
+    private static func isUnbounded(_ sequence: ExprSyntax) -> Bool {
+        var expression = sequence
+        while let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+            expression = only.expression
+        }
+        return expression.as(PostfixOperatorExprSyntax.self)?.operator.text == "..."
+    }
+
+    private static func containsLoop(_ body: CodeBlockSyntax) -> Bool {
+        body.tokens(viewMode: .sourceAccurate).contains { token in
+            [.keyword(.for), .keyword(.while), .keyword(.repeat)].contains(token.tokenKind)
+                && (token.parent?.is(ForStmtSyntax.self) == true || token.parent?.is(WhileStmtSyntax.self) == true
+                    || token.parent?.is(RepeatStmtSyntax.self) == true)
+        }
     }
 
     override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind {

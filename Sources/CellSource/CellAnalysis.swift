@@ -27,6 +27,9 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
     public var hasTopLevelAwait: Bool
     /// Syntax errors; when not empty, the cell is not compiled.
     public var syntaxProblems: [SyntaxProblem]
+    /// Names the cell declares that start with a prefix the generated code uses; when not
+    /// empty, the cell is not compiled (see `RuntimeNames.reservedPrefixes`).
+    public var reservedNames: [SyntaxProblem] = []
     /// Text the engine inserted before classifying the cell (the items' text has it): the
     /// interrupt checks at the top of loop bodies, `@usableFromInline` on types and
     /// overridable members.
@@ -67,7 +70,7 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
     }
 
     /// True when the cell holds only comments and whitespace.
-    public var isEmpty: Bool { items.isEmpty && syntaxProblems.isEmpty }
+    public var isEmpty: Bool { items.isEmpty && syntaxProblems.isEmpty && reservedNames.isEmpty }
 }
 
 /// Whether a piece of code is ready to run, for `is_complete_request`.

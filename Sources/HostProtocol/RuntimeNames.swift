@@ -62,6 +62,35 @@ public enum RuntimeNames {
     /// `CodeOptimization`'s cases, as `_BenchbookCell.run(cell:optimization:body:)` takes them.
     public static func optimization(_ optimized: Bool) -> String { optimized ? ".optimized" : ".unoptimized" }
 
+    /// Prefixes of every name above that a cell could declare: a cell declaring a name with
+    /// one of them is refused (see `ReservedNames` in CellParsing).
+    public static let reservedPrefixes = ["__bb", "__benchbook", "_Benchbook", "__Benchbook"]
+
+    /// The reserved prefix `name` starts with, if any.
+    public static func reservedPrefix(of name: String) -> String? {
+        reservedPrefixes.first { name.hasPrefix($0) }
+    }
+
+    /// A declared name as generated code writes it: a keyword in backticks (so `let`,
+    /// `class` or `default` can be a name), any other name as it is.
+    public static func escaped(_ name: String) -> String {
+        keywords.contains(name) ? "`" + name + "`" : name
+    }
+
+    /// Swift's keywords that a name must be written in backticks to be.
+    static let keywords: Set<String> = [
+        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate", "func",
+        "import", "init", "inout", "internal", "let", "nonisolated", "open", "operator", "private", "precedencegroup",
+        "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case",
+        "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat",
+        "return", "throw", "switch", "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self",
+        "super", "throws", "true", "try", "_", "some", "any", "async", "discard", "consume", "copy", "each",
+        // Contextual keywords: backticks around them are always allowed, and some places need them.
+        "Type", "Protocol", "actor", "package", "macro", "isolated", "sending", "then", "get", "set", "willSet",
+        "didSet", "mutating", "nonmutating", "convenience", "dynamic", "final", "lazy", "optional", "override",
+        "required", "unowned", "weak", "indirect", "prefix", "postfix", "infix",
+    ]
+
     /// The module name of cell number `number`.
     public static func module(_ number: Int) -> String { "\(modulePrefix)\(number)" }
 

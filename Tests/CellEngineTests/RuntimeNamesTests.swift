@@ -2,6 +2,7 @@
 import EngineTestSupport
 import Foundation
 import HostProtocol
+import Testing
 import XCTest
 
 /// The names generated cell code uses to reach the notebook library (``RuntimeNames``),
@@ -67,5 +68,25 @@ final class RuntimeNamesTests: XCTestCase {
             return synchronous | awaiting
         }
         """
+    }
+}
+
+/// Names generated code writes: keywords escaped, reserved prefixes recognised.
+@Suite struct GeneratedNameTests {
+    @Test func keywordsAreEscapedAndOtherNamesAreNot() {
+        #expect(RuntimeNames.escaped("let") == "`let`")
+        #expect(RuntimeNames.escaped("default") == "`default`")
+        #expect(RuntimeNames.escaped("foo") == "foo")
+        #expect(RuntimeNames.escaped("+") == "+")
+    }
+
+    @Test func reservedPrefixesAreThoseOfGeneratedNames() {
+        for name in [RuntimeNames.context, RuntimeNames.entryFunction, RuntimeNames.cellRuntime, RuntimeNames.scopeType,
+                     RuntimeNames.unsetType, RuntimeNames.scopePrefix + "x", RuntimeNames.unsetPrefix + "x",
+                     RuntimeNames.timedValue, RuntimeNames.moduleMarker] {
+            #expect(RuntimeNames.reservedPrefix(of: name) != nil, "\(name)")
+        }
+        #expect(RuntimeNames.reservedPrefix(of: "bb") == nil)
+        #expect(RuntimeNames.reservedPrefix(of: "Benchbook") == nil)
     }
 }

@@ -24,10 +24,13 @@ import Testing
         run("func greet(person: String) -> String { person }")
         run("func greet(person: String, twice: Bool) -> String { person }")
         #expect(imports("greet(person: \"a\")") == ["@testable import func Cell1.greet", "@testable import func Cell2.greet"])
+        // Another result type is another overload, as in one file.
         run("func greet(person: String) -> Int { 1 }")
-        #expect(imports("greet(person: \"a\")") == ["@testable import func Cell2.greet", "@testable import func Cell3.greet"])
+        #expect(imports("greet(person: \"a\")") == ["@testable import func Cell1.greet", "@testable import func Cell2.greet", "@testable import func Cell3.greet"])
+        run("func greet(person: String) -> String { person + \"!\" }")
+        #expect(imports("greet(person: \"a\")") == ["@testable import func Cell2.greet", "@testable import func Cell3.greet", "@testable import func Cell4.greet"])
         // A cell that declares the signature itself does not import the one it replaces.
-        #expect(imports("func greet(person: String) -> Bool { true }\ngreet(person: \"a\")") == ["@testable import func Cell2.greet"])
+        #expect(imports("func greet(person: String) -> Int { 2 }\ngreet(person: \"a\")") == ["@testable import func Cell2.greet", "@testable import func Cell4.greet"])
     }
 
     @Test mutating func aCellWithAReplacedAndALiveOverloadIsImportedWhole() {

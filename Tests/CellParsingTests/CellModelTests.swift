@@ -20,11 +20,12 @@ import Testing
     }
 
     @Test func functionsAreKnownByLabelsAndParameterTypes() {
-        #expect(declared("func greet(person: String) -> String { person }").map(\.signature) == ["greet(person:String)"])
+        #expect(declared("func greet(person: String) -> String { person }").map(\.signature) == ["greet(person:String)->String"])
         #expect(declared("func greet(person p: String, twice: Bool = false) {}").map(\.signature) == ["greet(person:String,twice:Bool)"])
-        #expect(declared("func sum(_ xs: Int...) -> Int { 0 }").map(\.signature) == ["sum(_:Int...)"])
-        // The result type is not part of it: a later `area() -> Double` replaces `area() -> Int`.
-        #expect(declared("func area() -> Int { 1 }") .map(\.signature) == declared("func area() -> Double { 1 }").map(\.signature))
+        #expect(declared("func sum(_ xs: Int...) -> Int { 0 }").map(\.signature) == ["sum(_:Int...)->Int"])
+        // The result type is part of it: `area() -> Double` is an overload of `area() -> Int`.
+        #expect(declared("func area() -> Int { 1 }") .map(\.signature) != declared("func area() -> Double { 1 }").map(\.signature))
+        #expect(declared("func `func`(_ `in`: Int) -> [Int] { [] }").map(\.signature) == ["func(_:Int)->[Int]"])
         #expect(declared("struct V {}").map(\.signature) == ["V"])
     }
 
@@ -116,7 +117,9 @@ import Testing
         #expect(marked == "@usableFromInline class Vehicle { @usableFromInline var speed = 0.0; let wheels = 4; final func stop() {}; static func make() {}; @usableFromInline func go() {}; @usableFromInline init() {} }")
         #expect(text("struct Point { var x = 0; enum Kind { case a } }") == "@usableFromInline struct Point { var x = 0; @usableFromInline enum Kind { case a } }")
         #expect(text("protocol Shape { func area() -> Double }") == "protocol Shape { func area() -> Double }", "protocols never")
-        #expect(text("private struct Hidden {}\npublic class Open {}") == "private struct Hidden {}\npublic class Open {}")
+        #expect(text("public struct Shown {}\npublic class Open {}") == "public struct Shown {}\npublic class Open {}")
+        // File-scope `private` means the whole notebook: the type is internal, and marked.
+        #expect(text("private struct Hidden {}") == "@usableFromInline struct Hidden {}")
         #expect(text("class A { func f() {} }", marks: false) == "class A { func f() {} }")
     }
 

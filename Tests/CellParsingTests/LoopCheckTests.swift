@@ -24,13 +24,21 @@ import Testing
 
     @Test func cellStatementsGetTheThrowingCheck() {
         #expect(text("while true { n += 1 }") == "while true {\(throwing) n += 1 }")
-        #expect(text("for i in 0..<3 {\n  print(i)\n}") == "for i in 0..<3 {\(throwing)\n  print(i)\n}")
+        #expect(text("for i in 0... {\n  print(i)\n}") == "for i in 0... {\(throwing)\n  print(i)\n}")
         #expect(text("repeat { } while x") == "repeat {\(throwing) } while x")
+    }
+
+    @Test func onlyOuterIterationsOfBoundedForLoopsAreChecked() {
+        // An innermost `for` over a bounded sequence ends on its own and stays vectorisable.
+        #expect(text("for i in 0..<3 {\n  print(i)\n}") == "for i in 0..<3 {\n  print(i)\n}")
+        #expect(text("for y in 0..<h { for x in 0..<w { f(x, y) } }") == "for y in 0..<h {\(throwing) for x in 0..<w { f(x, y) } }")
+        #expect(text("for x in xs { while x > 0 {} }") == "for x in xs {\(throwing) while x > 0 {\(throwing)} }")
+        #expect(text("for i in (1...) { }") == "for i in (1...) {\(throwing) }")
     }
 
     @Test func plainlyThrowingFunctionsGetTheThrowingCheck() {
         #expect(text("func f() throws { while true {} }") == "func f() throws { while true {\(throwing)} }")
-        #expect(text("struct S { init() throws { for _ in 0..<1 {} } }") == "struct S { init() throws { for _ in 0..<1 {\(throwing)} } }")
+        #expect(text("struct S { init() throws { for _ in 0... {} } }") == "struct S { init() throws { for _ in 0... {\(throwing)} } }")
     }
 
     @Test func codeThatCannotThrowGetsTheTrappingCheck() {
@@ -38,7 +46,7 @@ import Testing
         #expect(text("func f() rethrows { while true {} }") == "func f() rethrows { while true {\(trapping)} }")
         #expect(text("func f() throws(E) { while true {} }") == "func f() throws(E) { while true {\(trapping)} }")
         #expect(text("xs.forEach { _ in while true {} }") == "xs.forEach { _ in while true {\(trapping)} }")
-        #expect(text("var v: Int { for _ in 0..<1 {}; return 1 }") == "var v: Int { for _ in 0..<1 {\(trapping)}; return 1 }")
+        #expect(text("var v: Int { repeat {} while x; return 1 }") == "var v: Int { repeat {\(trapping)} while x; return 1 }")
         #expect(text("defer { while x {} }") == "defer { while x {\(trapping)} }")
     }
 

@@ -44,9 +44,12 @@ def test_a_new_signature_adds_an_overload_and_the_same_signature_replaces(kernel
     run(kc, 'func greet(person: String, twice: Bool) -> String { twice ? greet(person: person) + "!" : greet(person: person) }')
     assert run(kc, 'greet(person: "B", twice: true)')[1] == ['"Hello, B!"']
     assert run(kc, 'greet(person: "A")')[1] == ['"Hello, A"']
-    # Same labels and parameter types: replaces, even with another result type.
+    # Same labels, parameter and result types: replaces. Another result type adds an
+    # overload, as in one file: calls choose by the type they expect.
+    run(kc, 'func greet(person: String) -> String { "Hi, " + person }')
+    assert run(kc, 'greet(person: "Ada")')[1] == ['"Hi, Ada"']
     run(kc, "func greet(person: String) -> Int { person.count }")
-    assert run(kc, 'greet(person: "Ada")')[1] == ["3"]
+    assert run(kc, 'let n: Int = greet(person: "Ada")\nlet s: String = greet(person: "Ada")\nprint(n, s)')[0] == "3 Hi, Ada\n"
     # greet(person:twice:) keeps calling the greet(person:) it was compiled against.
     assert run(kc, 'greet(person: "C", twice: false)')[1] == ['"Hello, C"']
     # One cell with two overloads, a later cell replacing one of them: the other stays.

@@ -7,6 +7,9 @@ import time
 
 import pytest
 
+from jupyter_client.manager import start_new_kernel
+
+from conftest import KERNEL_NAME
 from kernel_helpers import collect, execute_and_interrupt_once_running, results, run_cell, text_of
 
 
@@ -170,18 +173,40 @@ def mapped(pid, name):
         return name in maps.read()
 
 
-def test_libtorch_loads_only_with_the_first_pytorch_model(kernel):
-    """The cell host starts without libtorch (most of its load time); the first PyTorch
-    model opens it, and models work as before."""
+def test_libtorch_loads_in_the_background_once_the_host_is_ready(kernel):
+    """The cell host loads libtorch (and LiteRT) on a background thread once it is ready, so
+    the first model does not wait for it; models work as before."""
     km, kc = kernel
     reply, _ = run_cell(kc, "let ready = 1")
     assert reply["status"] == "ok", reply
     host = [pid for pid, name in children(kernel_pid(km)) if name == "benchbook-cell-host"][0]
-    assert not mapped(host, "libtorch_cpu"), "libtorch was loaded before any model"
+    deadline = time.time() + 60
+    while not (mapped(host, "libtorch_cpu") and mapped(host, "libLiteRt")) and time.time() < deadline:
+        time.sleep(0.2)
+    assert mapped(host, "libtorch_cpu") and mapped(host, "libBenchbookTorch") and mapped(host, "libLiteRt")
     models = os.path.join(os.path.dirname(__file__), "..", "..", "notebooks", "models")
     reply, outputs = run_cell(kc, f'try Model(contentsOf: "{os.path.abspath(models)}/fashion_cnn.ptl").labels?.count')
     assert results(outputs) == ["Optional(10)"], reply
-    assert mapped(host, "libtorch_cpu") and mapped(host, "libBenchbookTorch")
+
+
+def test_without_the_preload_libtorch_loads_only_with_the_first_pytorch_model():
+    """BENCHBOOK_PRELOAD=0: the cell host starts without libtorch; the first PyTorch model
+    opens it."""
+    km, kc = start_new_kernel(kernel_name=KERNEL_NAME, startup_timeout=60,
+                              env=dict(os.environ, BENCHBOOK_PRELOAD="0"))
+    try:
+        reply, _ = run_cell(kc, "let ready = 1")
+        assert reply["status"] == "ok", reply
+        time.sleep(1)
+        host = [pid for pid, name in children(kernel_pid(km)) if name == "benchbook-cell-host"][0]
+        assert not mapped(host, "libtorch_cpu"), "libtorch was loaded before any model"
+        models = os.path.join(os.path.dirname(__file__), "..", "..", "notebooks", "models")
+        reply, outputs = run_cell(kc, f'try Model(contentsOf: "{os.path.abspath(models)}/fashion_cnn.ptl").labels?.count')
+        assert results(outputs) == ["Optional(10)"], reply
+        assert mapped(host, "libtorch_cpu") and mapped(host, "libBenchbookTorch")
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
 
 
 def descendants_with_state(pid):

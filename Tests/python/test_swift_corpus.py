@@ -1,15 +1,17 @@
 """Whole Swift programs as notebooks, output for output against swiftc (issue 23).
 
 Each file in Tests/Corpus is one main.swift written in the everyday forms of the Swift
-book, split into cells at its `//% cell` lines. The test builds the file with swiftc and
-runs it, runs the cells in order in a fresh kernel, and compares what each printed (the
-notebook's standard output, all cells together, against the program's). A cell's shown
-last expression is not part of it: main.swift shows nothing for one.
+book, split into cells at its `//% cell` lines. The test builds the file with swiftc (module
+`main`, as `swiftc main.swift` names it) and runs it, then runs it in a fresh kernel twice:
+cut into its cells, run in order, and whole as one cell; each time it compares what was
+printed (the notebook's standard output, all cells together, against the program's). A
+cell's shown last expression is not part of it: main.swift shows nothing for one.
 
 A program whose first line says `// EXPECT-MISMATCH: <name>` shows something Swift allows
 in one file and a notebook cannot (each cell is its own module and file): the test checks
 that the notebook stops with a compile error on it and that the README explains it under
-the program's file name. With BENCHBOOK_RECORD_RESULTS=1 the counts go to
+the program's file name (whole, as one cell, it must print the same as swiftc). With
+BENCHBOOK_RECORD_RESULTS=1 the counts go to
 results/swift-corpus.{json,md}.
 """
 import json
@@ -30,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "Tests" / "Corpus"
 PROGRAMS = sorted(CORPUS.glob("*.swift"))
 OUTCOMES = {}
+FORMS = ["cells", "one cell"]
+BUILT = {}
 
 
 def cells_of(source):
@@ -44,11 +48,14 @@ def swiftc():
 
 
 def program_output(path, work):
+    if path in BUILT:
+        return BUILT[path]
     binary = work / path.stem
-    built = subprocess.run([swiftc(), "-Onone", str(path), "-o", str(binary)], capture_output=True, text=True)
+    built = subprocess.run([swiftc(), "-Onone", "-module-name", "main", str(path), "-o", str(binary)], capture_output=True, text=True)
     assert built.returncode == 0, f"{path.name} does not build as one main.swift:\n{built.stderr[-3000:]}"
     ran = subprocess.run([str(binary)], capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, f"{path.name} fails as a program:\n{ran.stderr[-3000:]}"
+    BUILT[path] = ran.stdout
     return ran.stdout
 
 
@@ -69,52 +76,64 @@ def notebook_run(cells):
         km.shutdown_kernel(now=True)
 
 
+@pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
-def test_program_prints_the_same_as_swiftc(path, tmp_path):
+def test_program_prints_the_same_as_swiftc(path, form, tmp_path):
     source = path.read_text()
     cells = cells_of(source)
     assert len(cells) >= 2, f"{path.name}: split it into cells with //% cell lines"
-    expected_mismatch = re.match(r"// EXPECT-MISMATCH: (\S+)", source)
+    if form == "one cell":
+        cells = ["\n".join(cells)]
+    expected_mismatch = re.match(r"// EXPECT-MISMATCH: (\S+)", source) and form == "cells"
     expected = program_output(path, tmp_path)
     started = time.perf_counter()
     printed, failure = notebook_run(cells)
-    OUTCOMES[path.stem] = {"cells": len(cells), "seconds": round(time.perf_counter() - started, 1),
-                           "matches": failure is None and printed == expected,
-                           "expected_mismatch": bool(expected_mismatch)}
+    OUTCOMES.setdefault(path.stem, {})[form] = {
+        "cells": len(cells), "seconds": round(time.perf_counter() - started, 1),
+        "matches": failure is None and printed == expected, "expected_mismatch": bool(expected_mismatch)}
     if expected_mismatch:
         assert failure is not None, f"{path.name} now runs as a notebook: remove EXPECT-MISMATCH and its README entry"
         cell, reply = failure
         assert reply["ename"] == "CompileError", reply
         assert path.stem in (ROOT / "README.md").read_text(), f"the README does not explain {path.stem}"
-        OUTCOMES[path.stem]["error"] = f"In[{cell}]: {reply['evalue']}"
+        OUTCOMES[path.stem][form]["error"] = f"In[{cell}]: {reply['evalue']}"
         return
-    assert failure is None, f"{path.name}, cell {failure[0]}: {failure[1]['ename']}: " + "\n".join(failure[1]["traceback"])
+    assert failure is None, f"{path.name} ({form}), cell {failure[0]}: {failure[1]['ename']}: " + "\n".join(failure[1]["traceback"])
     assert printed == expected
 
 
 def test_corpus_summary():
     """Counts (and with BENCHBOOK_RECORD_RESULTS=1, results/swift-corpus.{json,md})."""
-    if len(OUTCOMES) < len(PROGRAMS):
+    if len(OUTCOMES) < len(PROGRAMS) or any(len(forms) < len(FORMS) for forms in OUTCOMES.values()):
         pytest.skip("the corpus did not run in full in this session")
-    matching = sorted(name for name, outcome in OUTCOMES.items() if outcome["matches"])
-    expected = sorted(name for name, outcome in OUTCOMES.items() if outcome["expected_mismatch"])
-    assert set(matching) | set(expected) == set(OUTCOMES)
-    summary = {"programs": len(OUTCOMES), "cells": sum(o["cells"] for o in OUTCOMES.values()),
-               "matching_swiftc": len(matching), "explained_mismatches": expected, "programs_detail": OUTCOMES}
+    counts = {}
+    for form in FORMS:
+        matching = sorted(name for name, forms in OUTCOMES.items() if forms[form]["matches"])
+        expected = sorted(name for name, forms in OUTCOMES.items() if forms[form]["expected_mismatch"])
+        assert set(matching) | set(expected) == set(OUTCOMES), form
+        counts[form] = {"cells": sum(forms[form]["cells"] for forms in OUTCOMES.values()),
+                        "matching_swiftc": len(matching), "explained_mismatches": expected}
+    summary = {"programs": len(OUTCOMES), "forms": counts, "programs_detail": OUTCOMES}
     print(json.dumps({k: v for k, v in summary.items() if k != "programs_detail"}))
     if os.environ.get("BENCHBOOK_RECORD_RESULTS") == "1":
         out = ROOT / "results"
         (out / "swift-corpus.json").write_text(json.dumps(summary, indent=2) + "\n")
-        rows = "\n".join(f"| {name} | {o['cells']} | {'same output' if o['matches'] else 'explained: ' + o.get('error', '')} |"
-                         for name, o in sorted(OUTCOMES.items()))
+
+        def outcome(o):
+            return "same output" if o["matches"] else "explained: " + o.get("error", "")
+        rows = "\n".join(f"| {name} | {forms['cells']['cells']} | {outcome(forms['cells'])} | {outcome(forms['one cell'])} |"
+                         for name, forms in sorted(OUTCOMES.items()))
+        cut, whole = counts["cells"], counts["one cell"]
         (out / "swift-corpus.md").write_text(f"""# The Swift corpus as notebooks against swiftc
 
-`BENCHBOOK_RECORD_RESULTS=1 .venv/bin/python -m pytest Tests/python/test_swift_corpus.py`: each
-program in Tests/Corpus built with swiftc and run, and run as notebook cells in the kernel;
-their standard output compared. {summary['programs']} programs, {summary['cells']} cells;
-{len(matching)} print the same as swiftc, {len(expected)} are mismatches the README explains.
+`BENCHBOOK_RECORD_RESULTS=1 make test-corpus` (Tests/python/test_swift_corpus.py): each
+program in Tests/Corpus built with swiftc (`-module-name main`, as `swiftc main.swift` names
+it) and run, and run in the kernel cut into its cells and whole as one cell; their standard
+output compared. {summary['programs']} programs, {cut['cells']} cells. Cut into cells,
+{cut['matching_swiftc']} print the same as swiftc and {len(cut['explained_mismatches'])} are mismatches the README
+explains; whole as one cell, {whole['matching_swiftc']} print the same.
 
-| program | cells | outcome |
-|---|---|---|
+| program | cells | cut into cells | whole, one cell |
+|---|---|---|---|
 {rows}
 """)

@@ -1,4 +1,5 @@
 internal import SystemSupport
+import BenchbookRuntime
 
 /// Loads a model file once in a forked child before the notebook's own process does, so
 /// a damaged file that crashes the runtime, loops, or claims huge memory becomes an error.
@@ -18,6 +19,8 @@ enum ModelFileCheck {
     ///   and the read end of its message pipe.
     /// - Returns: nil when the file loaded in the child, or why it was refused.
     static func refusal(_ start: (UInt64, inout Int32) -> Int32) -> String? {
+        // The check forks the host: never while the runtimes load on another thread.
+        RuntimePreload.waitUntilDone()
         var messageDescriptor: Int32 = -1
         let pid = start(addressSpaceBudget, &messageDescriptor)
         guard pid > 0, let child = try? ChildProcess(adopting: pid) else {

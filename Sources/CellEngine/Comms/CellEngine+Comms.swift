@@ -30,8 +30,10 @@ extension CellEngine {
         }
         cellCounter += 1
         let id = CellID(cellCounter)
+        // The snapshot after this message holds the state after the last cell and the comm
+        // messages since (a page reload sends some with no widget in the notebook).
         let previous = labels.keys.filter { $0 < id.rawValue }.max().flatMap { labels[$0] }
-        labels[id.rawValue] = "a widget or comm message" + (previous.map { " (after \($0))" } ?? "")
+        labels[id.rawValue] = previous.map { $0.hasSuffix(Self.commSuffix) ? $0 : $0 + Self.commSuffix }
         comms.record(traffic, during: id.rawValue)
         let sink = supervisor.beginCompile(id, stamp: nil, cancellation: CellCancellation())
         supervisor.endCompile(id, run: .comm(traffic, dispatch: id.rawValue, requestID: requestID))
@@ -70,6 +72,9 @@ extension CellEngine {
         if let failure { commNotes.append(failure.traceback.joined(separator: "\n")) }
         return failure
     }
+
+    /// Added to the label of the cell before a comm message: what its snapshot holds.
+    static let commSuffix = " (with the comm messages the front end sent since)"
 
     /// Closes in the front end the comms opened after execution `execution` (0: all),
     /// which a replaced host no longer has, and says how to get the widgets back.

@@ -72,7 +72,7 @@ public struct CellCodeGenerator: Sendable {
                 out.append(located(snippet))
             case .binding(let binding) where !fixes.bindingsAsScopes.contains(binding.names.first ?? ""):
                 out.append(located(annotated(binding, annotations)))
-                entry += binding.names.map(countBinding)
+                entry += binding.names.map { countBinding($0, line: binding.snippet.start.line) }
             case .binding, .localScope:
                 let scope = Self.scope(of: item)
                 // Named after its first variable, so a fix found for it still applies when
@@ -81,7 +81,7 @@ public struct CellCodeGenerator: Sendable {
                 out += declarations(of: scope, storage: storage, annotations: annotations)
                 let run = scope.isAsync ? "try await \(storage).\(RuntimeNames.scopeRunAsync)()" : "try \(storage).\(RuntimeNames.scopeRun)()"
                 entry.append(run)
-                entry += scope.exports.map { countBinding($0.name) }
+                entry += scope.exports.map { countBinding($0.name, line: $0.line) }
             case .unsetBinding(let binding):
                 out += declarations(of: binding)
                 entry.append("\(RuntimeNames.context).\(RuntimeNames.bound)()")
@@ -130,7 +130,7 @@ public struct CellCodeGenerator: Sendable {
         var lines = [header("let \(storage)\(storageType) = \(RuntimeNames.scopeType)(\(Self.literal(cellLabel))) { \(signature)",
                             line: scope.firstLine)]
         lines += scope.statements.map(located)
-        let names = scope.exports.map { "`\($0.name)`" }
+        let names = scope.exports.map { RuntimeNames.escaped($0.name) }
         let value = names.count == 1 ? names[0] : "(" + names.joined(separator: ", ") + ")"
         lines.append("return " + (scope.exports.contains(where: \.isAsyncLet) ? "await " : "") + value)
         lines.append("}")
@@ -138,7 +138,7 @@ public struct CellCodeGenerator: Sendable {
             let type = (export.type ?? annotations[export.name]).map { ": " + $0 } ?? ""
             let element = scope.exports.count == 1 ? "" : ".\(index)"
             lines.append("#sourceLocation(file: \"\(Self.exportFile(export.name))\", line: \(export.line))")
-            lines.append("\(export.introducer) `\(export.name)`\(type) = \(storage).\(RuntimeNames.scopeResult)\(element)")
+            lines.append("\(export.introducer) \(RuntimeNames.escaped(export.name))\(type) = \(storage).\(RuntimeNames.scopeResult)\(element)")
             lines.append("#sourceLocation()")
         }
         return lines
@@ -151,7 +151,7 @@ public struct CellCodeGenerator: Sendable {
         return [
             "#sourceLocation(file: \"\(cellLabel)\", line: \(binding.position.line))",
             "let \(storage) = \(RuntimeNames.unsetType)<\(binding.type)>(\(Self.literal(binding.name)), cell: \(Self.literal(cellLabel)), isConstant: \(binding.isConstant))",
-            "var `\(binding.name)`: \(binding.type) { get { \(value) } set { \(value) = newValue } }",
+            "var \(RuntimeNames.escaped(binding.name)): \(binding.type) { get { \(value) } set { \(value) = newValue } }",
             "#sourceLocation()",
         ]
     }
@@ -225,9 +225,11 @@ public struct CellCodeGenerator: Sendable {
     private var runtime: String { RuntimeNames.cellRuntime }
     private var present: String { "\(RuntimeNames.context).\(RuntimeNames.present)" }
 
-    /// The statements that touch a binding (so it initialises in order) and count it.
-    private func countBinding(_ name: String) -> String {
-        "_ = `\(name)`; \(RuntimeNames.context).\(RuntimeNames.bound)()"
+    /// The statements that touch a binding (so it initialises in order) and count it, at
+    /// the binding's line (a diagnostic about them names it). The touch borrows the value,
+    /// so a noncopyable (`~Copyable`) variable is neither copied nor consumed.
+    private func countBinding(_ name: String, line: Int) -> String {
+        header("withExtendedLifetime(\(RuntimeNames.escaped(name))) {}; \(RuntimeNames.context).\(RuntimeNames.bound)()", line: line)
     }
 
     /// A Swift string literal for any text.

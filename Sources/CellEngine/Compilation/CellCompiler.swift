@@ -150,6 +150,10 @@ final class CellCompiler: @unchecked Sendable {
         case .failed(let text): return .failure(.toolFailed(linker.lastPathComponent, text))
         case .succeeded: break
         }
+        // Types print as one file prints them (`main.Point`), see ModuleDisplayName.
+        if !ModuleDisplayName.apply(to: library, module: module) {
+            Trace.note("\(module): the module name was not found in the library; its types print as \(module).X")
+        }
         return .success(library)
     }
 

@@ -76,7 +76,7 @@ extension SymbolTable {
                     if !whole.contains(module) { whole.append(module) }
                 } else {
                     for kind in unique(live.filter { $0.module == module }.map(\.kind)) {
-                        scoped.append("@testable import \(kind.importKeyword) \(module).\(name)")
+                        scoped.append("@testable import \(kind.importKeyword) \(module).\(RuntimeNames.escaped(name))")
                     }
                 }
                 link(module)
