@@ -203,3 +203,21 @@ def test_operators_account_for_the_run(path, profiles):
         assert record["complete"]
     else:
         assert record["coverage"] > 0.2
+
+
+def test_cpu_seconds_per_run_count_every_thread_and_no_sleep():
+    """CPU-seconds per run (BenchmarkResult.cpuSamples) in a process of its own: a 3 ms sleep
+    costs microseconds of CPU, a spin on two threads twice the CPU of one (the second thread
+    counted, whatever the load: CPU time counts work, not waiting), and this machine's missing
+    RAPL counters are said, not made up."""
+    result = run("costs")
+    assert result.returncode == 0, result.stderr
+    costs = json.loads(result.stdout.strip().splitlines()[-1])
+    for name in ("sleep", "spin", "spin on 2 threads"):
+        assert costs[name]["cpu_runs"] == costs[name]["runs"] >= 60
+    assert costs["sleep"]["cpu_s"] < 0.05 * costs["sleep"]["wall_mean_s"]
+    assert costs["sleep"]["cpu_s"] < 0.2 * costs["spin"]["cpu_s"]
+    ratio, low, high = costs["ratio_two_to_one"]
+    assert 1.7 < ratio < 2.3 and low <= ratio <= high, costs
+    if not os.path.isdir("/sys/class/powercap"):
+        assert costs["energy"] == "not available on this machine: no /sys/class/powercap"

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// let size = try ModelFileSize(contentsOf: "models/fashion_cnn.tflite")
-/// size.compressedShare    // about 0.92: dense float weights hardly compress
+/// size.compressedShare    // about 0.93: dense float weights hardly compress
 /// ```
 public struct ModelFileSize: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The file's path as given.
@@ -41,7 +41,7 @@ public struct ModelFileSize: Sendable, Equatable, Codable, CustomStringConvertib
     /// Compressed size over raw size (1 when nothing compresses).
     public var compressedShare: Double { bytes == 0 ? 1 : Double(compressedBytes) / Double(bytes) }
 
-    /// For example "recipe_pruned.tflite: 6.92 MB, 2.71 MB compressed (39 %)".
+    /// For example "recipe_pruned.tflite: 6.92 MB, 3.26 MB compressed (47 %)".
     public var description: String {
         func megabytes(_ count: Int) -> String { String(format: "%.2f MB", Double(count) / 1e6) }
         return "\((path as NSString).lastPathComponent): \(megabytes(bytes)), \(megabytes(compressedBytes)) compressed "
