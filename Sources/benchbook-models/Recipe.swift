@@ -63,7 +63,7 @@ enum RecipeCommand {
                                                          $0.evaluation.accuracyInterval.upper] },
                                    files: rows.map(\.size), machine: .current, command: command)
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.sortedKeys]   // compact: every run time of every file is in it
             encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
             try encoder.encode(raw).write(to: URL(fileURLWithPath: (output as NSString).deletingPathExtension + ".json"))
             print("wrote \(output)")
