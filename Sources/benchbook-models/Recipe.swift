@@ -161,9 +161,10 @@ enum RecipeCommand {
     }
 }
 
-/// `costs`: CPU-seconds per run of three closures measured in turns (a 3 ms sleep, a spin on
-/// one thread, the same spin on two threads at once), as one JSON line; in a process of its
-/// own, so no other thread of the process adds CPU time (Tests/python/test_models.py).
+/// `costs`: CPU-seconds (and joules, where `$BENCHBOOK_POWERCAP_ROOT` or `/sys/class/powercap`
+/// has counters) per run of three closures measured in turns (a 3 ms sleep, a spin on one
+/// thread, the same spin on two threads at once), as one JSON line; in a process of its own,
+/// so no other thread of the process adds CPU time (Tests/python/test_models.py).
 enum CostsCommand {
     static func spin() {
         var x = 0.0
@@ -187,9 +188,15 @@ enum CostsCommand {
         var record: [String: Any] = [:]
         for result in table.results {
             let cpu = result.cpuPerRun!
-            record[result.name] = ["cpu_s": cpu.estimate, "cpu_low_s": cpu.lower, "cpu_high_s": cpu.upper,
-                                   "wall_mean_s": result.statistics.mean, "runs": result.samples.count,
-                                   "cpu_runs": result.cpuSamples?.count ?? 0, "cores_busy": result.coresBusy ?? 0]
+            var entry: [String: Any] = ["cpu_s": cpu.estimate, "cpu_low_s": cpu.lower, "cpu_high_s": cpu.upper,
+                                        "wall_mean_s": result.statistics.mean, "runs": result.samples.count,
+                                        "cpu_runs": result.cpuSamples?.count ?? 0, "cores_busy": result.coresBusy ?? 0]
+            if let energy = result.energy, let package = energy.packagePerRun {
+                entry["energy_j"] = package.estimate
+                entry["energy_runs"] = energy.packageSamples.count
+                entry["zones"] = zip(energy.zones, energy.joulesPerRun).map { ["name": $0.0.name, "joules_per_run": $0.1] }
+            }
+            record[result.name] = entry
         }
         let ratio = table.results[2].cpuRatio(to: table.results[1])!
         record["ratio_two_to_one"] = [ratio.estimate, ratio.lower, ratio.upper]
