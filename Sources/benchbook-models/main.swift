@@ -58,9 +58,11 @@ do {
         let reference = option("--reference", "")
         let seconds = Double(option("--seconds", "15")) ?? 15
         let out = option("--out", "")
+        // The command as it would be typed in the checkout: the tool's path relative to it.
+        let here = FileManager.default.currentDirectoryPath + "/"
+        let command = CommandLine.arguments.map { $0.hasPrefix(here) ? String($0.dropFirst(here.count)) : $0 }
         try RecipeCommand.run(models: arguments, dataDirectory: data, reference: reference.isEmpty ? nil : reference,
-                              seconds: seconds, output: out.isEmpty ? nil : out,
-                              command: CommandLine.arguments.joined(separator: " "))
+                              seconds: seconds, output: out.isEmpty ? nil : out, command: command.joined(separator: " "))
     case "costs":
         try CostsCommand.run()
     case "corrupt":
