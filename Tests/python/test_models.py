@@ -218,3 +218,71 @@ def test_operators_account_for_the_run(path, profiles):
         assert record["complete"]
     else:
         assert record["coverage"] > 0.2
+
+
+def test_cpu_seconds_per_run_count_every_thread_and_no_sleep():
+    """CPU-seconds per run (BenchmarkResult.cpuSamples) in a process of its own: a 3 ms sleep
+    costs microseconds of CPU, a spin on two threads twice the CPU of one (the second thread
+    counted, whatever the load: CPU time counts work, not waiting), and this machine's missing
+    RAPL counters are said, not made up."""
+    result = run("costs")
+    assert result.returncode == 0, result.stderr
+    costs = json.loads(result.stdout.strip().splitlines()[-1])
+    for name in ("sleep", "spin", "spin on 2 threads"):
+        assert costs[name]["cpu_runs"] == costs[name]["runs"] >= 60
+    assert costs["sleep"]["cpu_s"] < 0.05 * costs["sleep"]["wall_mean_s"]
+    assert costs["sleep"]["cpu_s"] < 0.2 * costs["spin"]["cpu_s"]
+    ratio, low, high = costs["ratio_two_to_one"]
+    assert 1.7 < ratio < 2.3 and low <= ratio <= high, costs
+    if not os.path.isdir("/sys/class/powercap"):
+        assert costs["energy"] == "not available on this machine: no /sys/class/powercap"
+
+
+POWERCAP_WRITER = r"""
+import os, sys, time
+root, watts, maximum = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+start = time.monotonic()
+while True:
+    microjoules = int((time.monotonic() - start) * watts * 1e6)
+    for zone, share in (("intel-rapl:0", 1.0), ("intel-rapl:0:0", 0.25)):
+        path = os.path.join(root, zone, "energy_uj")
+        with open(path + ".tmp", "w") as f:
+            f.write(f"{int(microjoules * share) % maximum}\n")
+        os.replace(path + ".tmp", path)   # a reader sees the old or the new value, never an empty file
+    time.sleep(0.001)                     # RAPL updates about once a millisecond
+"""
+
+
+def test_energy_per_run_from_a_powercap_tree(tmp_path):
+    """Joules per run, end to end, from a directory laid out like /sys/class/powercap whose package
+    counter a writer process advances at 10 W (a core subzone at a quarter of it), wrapping
+    every 0.3 J: each variant's joules per run must be 10 W times its runs' wall time, the
+    wrap-arounds (dozens during the runs) counted, and the subzone not added to the package."""
+    maximum = 300_000
+    for zone, name in (("intel-rapl:0", "package-0"), ("intel-rapl:0:0", "core")):
+        (tmp_path / zone).mkdir()
+        (tmp_path / zone / "name").write_text(name + "\n")
+        (tmp_path / zone / "max_energy_range_uj").write_text(f"{maximum}\n")
+        (tmp_path / zone / "energy_uj").write_text("0\n")
+    (tmp_path / "intel-rapl").mkdir()
+    writer = subprocess.Popen([sys.executable, "-c", POWERCAP_WRITER, str(tmp_path), "10", str(maximum)])
+    try:
+        time.sleep(0.2)
+        result = subprocess.run([BIN, "costs"], capture_output=True, text=True, cwd=ROOT, timeout=600,
+                                env=dict(os.environ, BENCHBOOK_POWERCAP_ROOT=str(tmp_path)))
+    finally:
+        writer.kill()
+        writer.wait()
+    assert result.returncode == 0, result.stderr
+    costs = json.loads(result.stdout.strip().splitlines()[-1])
+    for name in ("sleep", "spin", "spin on 2 threads"):
+        entry = costs[name]
+        assert entry["energy_runs"] == entry["runs"]
+        expected = 10 * entry["wall_mean_s"]
+        # The writer advances in steps of about a millisecond (10 mJ), as RAPL does, so single runs
+        # are quantised; the mean over 60+ runs is within a step of 10 W x the mean wall time.
+        assert abs(entry["energy_j"] - expected) < 0.25 * expected + 0.012, (name, entry, expected)
+        package, core = entry["zones"]
+        assert package["name"] == "package-0" and core["name"] == "core"
+        assert abs(core["joules_per_run"] - 0.25 * package["joules_per_run"]) < 0.1 * package["joules_per_run"] + 0.004
+    assert costs["energy"].endswith("(packages); core " + costs["energy"].split("core ")[-1])

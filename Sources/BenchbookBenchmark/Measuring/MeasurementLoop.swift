@@ -1,7 +1,8 @@
 import BenchbookRuntime
 
 /// The timing loop behind ``Benchmark``. Kept small: per run it reads the clock twice,
-/// appends one number and polls the interrupt flag.
+/// appends one number and polls the interrupt flag; the run's CPU time (and energy, where
+/// the machine has RAPL counters) is read around that window, never inside it.
 struct MeasurementLoop {
     let name: String
     let options: BenchmarkOptions
@@ -40,12 +41,14 @@ struct MeasurementLoop {
         let maximumNanoseconds = UInt64(options.maximumSeconds * 1e9)
         var samples: [UInt64] = []
         samples.reserveCapacity(max(options.minimumRuns, 1024))
+        var costs = RunCosts(energy: EnergyMeter.forBenchmarks())
         let countersBefore = CPUCounters.read()
         let measureStart = monotonicNanoseconds()
         var elapsed: UInt64 = 0
         var stoppedAtLimit = false
         while true {
             try Interrupt.check(activity)
+            let mark = costs.begin()
             let start = monotonicNanoseconds()
             if inner == 1 {
                 try body()
@@ -53,6 +56,7 @@ struct MeasurementLoop {
                 for _ in 0..<inner { try body() }
             }
             let end = monotonicNanoseconds()
+            costs.end(mark)
             samples.append(end &- start)
             elapsed = end &- measureStart
             if samples.count >= options.minimumRuns && elapsed >= minimumNanoseconds { break }
@@ -68,7 +72,8 @@ struct MeasurementLoop {
             warmupRuns: warmupRuns, warmupSeconds: warmupSeconds,
             samples: samples.map { Double($0) * scale },
             measuredSeconds: seconds(elapsed), stoppedAtTimeLimit: stoppedAtLimit,
-            peakResidentBytes: peakResidentBytes(), contention: contention)
+            peakResidentBytes: peakResidentBytes(), contention: contention,
+            cpuSamples: costs.cpuSeconds(inner: inner), energy: costs.energy(inner: inner))
         progress.finish(result)
         return result
     }

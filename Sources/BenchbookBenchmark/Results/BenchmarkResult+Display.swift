@@ -25,6 +25,11 @@ extension BenchmarkResult: NotebookDisplayable, CustomStringConvertible {
         rows.append(("mean ± std", "\(DurationFormat.string(s.mean)) ± \(DurationFormat.string(s.standardDeviation))"))
         rows.append(("p99", DurationFormat.string(s.p99)))
         rows.append(("max", DurationFormat.string(s.maximum)))
+        if let cpu = cpuPerRun {
+            rows.append(("CPU time per run (95 % interval)", IntervalFormat.duration(cpu)))
+            if let coresBusy { rows.append(("cores busy", DurationFormat.fixed(coresBusy, decimals: 2))) }
+        }
+        if let energy { rows.append(("energy per run", energy.summary)) }
         rows.append(("peak RSS", MemoryFormat.string(peakResidentBytes)))
         if let contention { rows.append(("CPU", contention.summary)) }
         if let interleavedWith, !interleavedWith.isEmpty {

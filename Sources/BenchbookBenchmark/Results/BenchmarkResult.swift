@@ -34,14 +34,27 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     /// result comes from ``Benchmark/interleave(_:)``; run `i` of each was measured in round
     /// `i`. `nil` when measured on its own.
     public var interleavedWith: [String]?
+    /// CPU time of this process, all threads, user + system, during each measured run (per
+    /// call with inner iterations), in seconds, in the order of ``samples``: what a run costs
+    /// the machine, where ``samples`` is how long it made the caller wait. `nil` in records
+    /// written before it was measured. Read from `CLOCK_PROCESS_CPUTIME_ID` around each run:
+    /// the kernel adds another thread's time at its next switch or tick, so a single value can
+    /// be off by a tick's worth of a worker thread's time while the mean (``cpuPerRun``) is
+    /// exact, since one run's end is the next run's start.
+    public var cpuSamples: [Double]?
+    /// The runs' energy from the RAPL counters, or the one-line reason this machine has none;
+    /// `nil` in records written before it was measured.
+    public var energy: EnergyPerRun?
 
     /// Creates a result from measurements (the benchmark does this; tests and records may too).
     public init(
         name: String, options: BenchmarkOptions, initSeconds: Double?, firstRunSeconds: Double,
         warmupRuns: Int, warmupSeconds: Double, samples: [Double], measuredSeconds: Double,
         stoppedAtTimeLimit: Bool, peakResidentBytes: Int, contention: CPUContention? = nil,
-        interleavedWith: [String]? = nil
+        interleavedWith: [String]? = nil, cpuSamples: [Double]? = nil, energy: EnergyPerRun? = nil
     ) {
+        self.cpuSamples = cpuSamples
+        self.energy = energy
         self.contention = contention
         self.interleavedWith = interleavedWith
         self.name = name

@@ -22,10 +22,15 @@ public struct BenchmarkTable: Sendable, Equatable, Codable {
     /// Column headers of ``csv``; times in milliseconds with 6 decimals (nanosecond resolution).
     /// The interval columns bound the median and p90 with their 95 % bootstrap intervals;
     /// `free_cores` and `contended` come from ``CPUContention`` (empty when not measured).
+    /// `cpu_ms` is the mean CPU time per run over all threads (``BenchmarkResult/cpuPerRun``)
+    /// with its interval in `cpu_low_ms` and `cpu_high_ms`, `cores_busy` CPU over wall time;
+    /// `energy_mj` the packages' mean millijoules per run with its interval
+    /// (``EnergyPerRun``), and `energy_note` why it is empty when the machine has no counters.
     public static let columns = [
         "name", "threads", "runs", "init_ms", "first_run_ms", "min_ms", "median_ms", "mean_ms",
         "std_ms", "p90_ms", "p99_ms", "max_ms", "peak_rss_mib",
         "median_low_ms", "median_high_ms", "p90_low_ms", "p90_high_ms", "free_cores", "contended",
+        "cpu_ms", "cpu_low_ms", "cpu_high_ms", "cores_busy", "energy_mj", "energy_low_mj", "energy_high_mj", "energy_note",
     ]
 
     /// The cells of one row as text, matching ``columns``.
@@ -41,6 +46,18 @@ public struct BenchmarkTable: Sendable, Equatable, Codable {
             ms(median.lower), ms(median.upper), ms(p90.lower), ms(p90.upper),
             result.contention.map { DurationFormat.fixed($0.freeCores, decimals: 2) } ?? "",
             result.contention.map { $0.isContended ? "yes" : "no" } ?? "",
+        ] + costCells(result)
+    }
+
+    /// The CPU-time and energy cells of a row (empty where not measured).
+    private func costCells(_ result: BenchmarkResult) -> [String] {
+        func ms(_ value: Double) -> String { DurationFormat.fixed(value * 1e3, decimals: 6) }
+        let cpu = result.cpuPerRun, energy = result.energy?.packagePerRun
+        return [
+            cpu.map { ms($0.estimate) } ?? "", cpu.map { ms($0.lower) } ?? "", cpu.map { ms($0.upper) } ?? "",
+            result.coresBusy.map { DurationFormat.fixed($0, decimals: 3) } ?? "",
+            energy.map { ms($0.estimate) } ?? "", energy.map { ms($0.lower) } ?? "", energy.map { ms($0.upper) } ?? "",
+            result.energy?.unavailableReason ?? "",
         ]
     }
 
@@ -69,7 +86,7 @@ extension BenchmarkTable: NotebookDisplayable, CustomStringConvertible {
     private static let shownColumns = [
         ("name", 0), ("threads", 1), ("runs", 2), ("init", 3), ("first run", 4), ("min", 5),
         ("median (95 % interval)", 6), ("mean", 7), ("std", 8), ("p90 (95 % interval)", 9), ("p99", 10), ("max", 11),
-        ("peak RSS", 12), ("cores free", 13),
+        ("peak RSS", 12), ("cores free", 13), ("CPU per run (95 % interval)", 14), ("energy per run", 15),
     ]
 
     private func displayCells(_ result: BenchmarkResult) -> [String] {
@@ -80,6 +97,8 @@ extension BenchmarkTable: NotebookDisplayable, CustomStringConvertible {
             f(result.firstRunSeconds), f(s.minimum), IntervalFormat.duration(result.medianInterval), f(s.mean),
             f(s.standardDeviation), IntervalFormat.duration(result.p90Interval), f(s.p99), f(s.maximum),
             MemoryFormat.string(result.peakResidentBytes), ContentionFormat.cell(result.contention),
+            result.cpuPerRun.map(IntervalFormat.duration) ?? "–",
+            result.energy.map { $0.packagePerRun.map(EnergyFormat.interval) ?? "n/a" } ?? "–",
         ]
     }
 
@@ -116,6 +135,9 @@ extension BenchmarkTable: NotebookDisplayable, CustomStringConvertible {
         }
         html += "</table>"
         if anyContended { html += "<p><i>\(HTML.escape(ContentionFormat.footnote))</i></p>" }
+        if let reason = results.compactMap({ $0.energy?.unavailableReason }).first {
+            html += "<p><i>Energy: \(HTML.escape(reason)).</i></p>"
+        }
         if results.contains(where: { $0.interleavedWith != nil }) {
             html += "<p><i>Measured in turns, one run of each row per round (A B, B A, …): drift hits every row alike.</i></p>"
         }

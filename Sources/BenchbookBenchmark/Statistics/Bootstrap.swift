@@ -111,7 +111,7 @@ public enum Bootstrap {
     }
 
     /// The 2.5th and 97.5th percentiles of the resampled values around `estimate`.
-    private static func interval(estimate: Double, of values: inout [Double]) -> ConfidenceInterval {
+    static func interval(estimate: Double, of values: inout [Double]) -> ConfidenceInterval {
         values.sort()
         let tail = (1 - level) / 2 * 100
         return ConfidenceInterval(estimate: estimate,
