@@ -232,8 +232,12 @@ def test_cpu_seconds_per_run_count_every_thread_and_no_sleep():
         assert costs[name]["cpu_runs"] == costs[name]["runs"] >= 60
     assert costs["sleep"]["cpu_s"] < 0.05 * costs["sleep"]["wall_mean_s"]
     assert costs["sleep"]["cpu_s"] < 0.2 * costs["spin"]["cpu_s"]
+    # Twice the work on two threads: about twice the CPU time, and far from the 1.0 a process clock
+    # that missed the second thread would give. Not closer to 2: a thread's CPU time per unit of
+    # work grows when the other hyperthread of its core is busy, which other processes decide
+    # (1.69 seen in a full make test here, the 1-thread spin sharing its core with a build).
     ratio, low, high = costs["ratio_two_to_one"]
-    assert 1.7 < ratio < 2.3 and low <= ratio <= high, costs
+    assert 1.35 < ratio < 2.7 and low <= ratio <= high, costs
     if not os.path.isdir("/sys/class/powercap"):
         assert costs["energy"] == "not available on this machine: no /sys/class/powercap"
 
