@@ -93,13 +93,15 @@ def test_large_and_multiline_values_stay_on_one_line(kernel):
     assert all(len(line) < 140 for line in listing(kc, "%whos"))
 
 
-def test_a_variable_private_to_its_cell_is_listed_as_unreadable(kernel):
+def test_file_private_names_are_listed_like_any_other(kernel):
+    # A notebook is one file: private and fileprivate at a cell's top level are visible to the
+    # whole file, so %who (a cell of its own) reads them as it reads any other variable.
     km, kc = kernel
     ok(kc, "fileprivate struct Secret { var v = 1 }\nfileprivate let secret = Secret()\nprivate let hidden = 5\nlet shown = 2")
     assert listing(kc, "%who") == [
         "struct Secret",
-        "hidden: not readable from another cell (cannot find 'hidden' in scope)",
-        "secret: not readable from another cell (cannot find 'secret' in scope)",
+        "hidden: Int = 5",
+        "secret: Secret = Secret(v: 1)",
         "shown: Int = 2",
     ]
 
