@@ -16,6 +16,8 @@ the installed "swift" kernelspec, started in notebooks/ as a lesson is:
   included); the cell host's RSS and PSS before the first. The same for the `.pt` and
   `.tflite` files at the first pause. Medians over the kernels; first/second is taken per
   kernel, then its median.
+- inside the host: in one cell of a fresh kernel (`--pause` later), the first
+  `Model(contentsOf:)` of the file and the second, timed by the cell itself (no compile).
 - a trivial first cell: `let x = 1` sent the moment a fresh kernel answers.
 - memory side by side: `--side-by-side` kernels started together per level, each past its
   preload; every process of each kernel (kernel, cell host, its snapshot, helpers) by PSS,
@@ -98,6 +100,24 @@ def one_kernel(level, pause, model):
         stop(km, kc)
 
 
+def in_host(level, pause, model):
+    """Milliseconds of the first and the second Model(contentsOf:) of a fresh kernel, timed in one cell."""
+    km, kc = start(level)
+    try:
+        time.sleep(pause)
+        code = ("let clock = ContinuousClock()\n"
+                f'let first = clock.measure {{ _ = try! Model(contentsOf: "models/{model}") }}\n'
+                f'let second = clock.measure {{ _ = try! Model(contentsOf: "models/{model}") }}\n'
+                'print(first / .milliseconds(1), second / .milliseconds(1))')
+        reply, outputs = run_cell(kc, code, timeout=300)
+        assert reply["status"] == "ok", reply
+        text = "".join(m["content"]["text"] for m in outputs if m["msg_type"] == "stream" and m["content"]["name"] == "stdout")
+        first, second = (float(value) for value in text.split())
+        return {"first_ms": round(first, 1), "second_ms": round(second, 1), "ratio": round(first / second, 2)}
+    finally:
+        stop(km, kc)
+
+
 def trivial_first_cell(level):
     """Seconds from a fresh kernel's answer to the reply of its first cell `let x = 1`."""
     km, kc = start(level)
@@ -156,6 +176,15 @@ def main():
                 runs[(model, pause, level)].append(run)
                 print(f"{model}, pause {pause} s, {level}, kernel {index + 1}: {run}", file=sys.stderr, flush=True)
 
+    inside = {}
+    for model in ("fashion_cnn.ptl", "fashion_cnn.pt", "fashion_cnn.tflite"):
+        for level in LEVELS:
+            inside[(model, level)] = []
+        for index in range(args.kernels):
+            for level in LEVELS:
+                inside[(model, level)].append(in_host(level, args.pause[0], model))
+        print(f"{model} inside the host: {[(level, inside[(model, level)]) for level in LEVELS]}", file=sys.stderr, flush=True)
+
     trivial = {level: [] for level in LEVELS}
     for index in range(args.kernels):
         for level in LEVELS:
@@ -179,6 +208,7 @@ def main():
                     "load_average_at_start": round(load, 2), "load_average_at_end": round(load_end, 2)},
         "kernels": args.kernels,
         "medians": summary,
+        "in_host": {f"{model}, {level}": values for (model, level), values in inside.items()},
         "trivial_first_cell_s": trivial,
         "side_by_side": memory,
         "runs": {f"{model}, pause {pause} s, {level}": values for (model, pause, level), values in runs.items()},
@@ -188,6 +218,9 @@ def main():
     rows = "\n".join(f"| {name} | {m['start_s']:.3f} | {m['first_s']:.3f} | {m['second_s']:.3f} | {m['ratio']:.2f} | "
                      f"{m['host_rss_mib_before_model']:.0f} / {m['host_pss_mib_before_model']:.0f} |"
                      for name, m in summary.items())
+    inside_rows = "\n".join(
+        f"| {model}, {level} | {median('first_ms', values):.1f} | {median('second_ms', values):.1f} | {median('ratio', values):.2f} |"
+        for (model, level), values in inside.items())
     trivial_row = " | ".join(f"{statistics.median(trivial[level]):.3f}" for level in LEVELS)
     memory_rows = "\n".join(
         f"| {level} | {m['all_processes_pss_mib']:.0f} ({m['processes']} processes) | {m['hosts_pss_mib']:.0f} | "
@@ -217,6 +250,14 @@ The pause is the time between the kernel answering and the model cell being sent
 user reading the first lines of a lesson; 0 s is "Run All" with the model cell first, where
 the cell waits for whatever of the preload is still to do (a fork of the host, its snapshot
 or a model file's check, waits for the preload to end).
+
+Inside the host: one cell of a fresh kernel ({args.pause[0]:g} s after it answered) times the first
+`Model(contentsOf: "models/<file>")` and the second itself (the file's check in a child
+process and the load; no compile). Medians of {args.kernels} kernels; the ratio per kernel, then its median.
+
+| file, level | first load (ms) | second (ms) | first / second |
+|---|---|---|---|
+{inside_rows}
 
 A first cell that comes while the preload runs: `let x = 1` sent as soon as a fresh kernel
 answers (medians of {args.kernels} kernels, s):
