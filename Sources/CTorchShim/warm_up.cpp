@@ -1,12 +1,14 @@
-// bbt_warm_up: a small convolutional network made here, loaded and run once in each format
-// the course uses, so that libtorch's one-time work is done before the first real model.
+// bbt_warm_up: a small convolutional network made here, loaded and run once as TorchScript and
+// as PyTorch Lite, so that libtorch's one-time work is done before the first real model.
+// (LiteRT needs none: with its library opened, a first .tflite load takes what later ones do.)
 //
-// Measured on this machine kind (results/model-preload.md): with libtorch only opened, the
-// first fashion_cnn.ptl load took 18-24 ms and the check child's load 50-80 ms against 1-3 ms
-// warm; most of it is libtorch building its operator table on the first lookup
-// (canonicalSchemaString and the schema-to-operator hash table in a perf profile), interning
-// symbols, the first allocations, and XNNPACK's initialisation. None of that depends on the
-// model, so a model of the same operator families built in memory pays it.
+// Measured on this machine kind with libtorch already opened: the first fashion_cnn.ptl load
+// took 18-27 ms against 1-3 ms for later ones, and the model-file check's child, forked before
+// it, paid the same once more. A perf profile of that first load is mostly libtorch building
+// its table of operators on the first lookup (canonicalSchemaString, the schema-to-operator
+// hash table), interning symbols and first-touch page faults; TorchScript adds its compiler's
+// first use. None of that depends on the model, so a network of the same operator families
+// made in memory pays it (results/model-preload.md has the effect on a lesson's first cell).
 
 #include "CTorchShim.h"
 

@@ -144,6 +144,8 @@ def side_by_side(level, count):
         everything = [memory_mib(pid) for km, _ in kernels for pid in tree(kernel_pid(km))]
         return {"kernels": count,
                 "all_processes_pss_mib": round(sum(m["Pss"] for m in everything), 1),
+                "all_processes_pss_anon_mib": round(sum(m["Pss_Anon"] for m in everything), 1),
+                "all_processes_pss_file_mib": round(sum(m["Pss_File"] for m in everything), 1),
                 "hosts_pss_mib": round(sum(m["Pss"] for m in hosts), 1),
                 "hosts_pss_file_mib": round(sum(m["Pss_File"] for m in hosts), 1),
                 "hosts_pss_anon_mib": round(sum(m["Pss_Anon"] for m in hosts), 1),
@@ -222,9 +224,14 @@ def main():
         f"| {model}, {level} | {median('first_ms', values):.1f} | {median('second_ms', values):.1f} | {median('ratio', values):.2f} |"
         for (model, level), values in inside.items())
     trivial_row = " | ".join(f"{statistics.median(trivial[level]):.3f}" for level in LEVELS)
+    off = memory["off"]
     memory_rows = "\n".join(
-        f"| {level} | {m['all_processes_pss_mib']:.0f} ({m['processes']} processes) | {m['hosts_pss_mib']:.0f} | "
-        f"{m['hosts_pss_file_mib']:.0f} | {m['hosts_pss_anon_mib']:.0f} | {m['hosts_rss_mib']:.0f} |"
+        f"| {level} | {m['all_processes_pss_mib']:.0f} ({m['processes']} processes) | "
+        f"{m['all_processes_pss_file_mib']:.0f} / {m['all_processes_pss_anon_mib']:.0f} | "
+        f"{(m['all_processes_pss_mib'] - off['all_processes_pss_mib']) / m['kernels']:.0f} "
+        f"({(m['all_processes_pss_file_mib'] - off['all_processes_pss_file_mib']) / m['kernels']:.0f} / "
+        f"{(m['all_processes_pss_anon_mib'] - off['all_processes_pss_anon_mib']) / m['kernels']:.0f}) | "
+        f"{m['hosts_pss_mib']:.0f} | {m['hosts_rss_mib']:.0f} |"
         for level, m in memory.items())
     (args.out / "model-preload.md").write_text(f"""# The first model of a lesson: loading the runtimes in the background
 
@@ -272,9 +279,15 @@ answers (medians of {args.kernels} kernels, s):
 no model loaded. PSS counts a page shared by n processes as 1/n in each, so the sums are what
 the {args.side_by_side} kernels take from the machine's memory together.
 
-| level | PSS of all their processes (MiB) | PSS of the {args.side_by_side} cell hosts (MiB) | of which file-backed | anonymous | RSS of the cell hosts (MiB) |
+| level | PSS of all their processes (MiB) | of which file-backed / anonymous | more than "off", per kernel (file / anonymous) | PSS of the {args.side_by_side} cell hosts | RSS of the {args.side_by_side} cell hosts |
 |---|---|---|---|---|---|
 {memory_rows}
+
+File-backed pages (the libraries' code and read-only data, read from the page cache) are one
+copy on the machine, whatever the number of kernels: their PSS is divided among every process
+that maps them. Anonymous pages (what the dynamic loader writes while relocating the libraries,
+and what libtorch's and LiteRT's initialisation and the warm-up allocate) belong to one kernel:
+its cell host and that host's snapshot share them copy-on-write, no other kernel does.
 """)
     print(f"wrote {args.out / 'model-preload.md'}", file=sys.stderr)
 
