@@ -11,7 +11,10 @@ internal import HostProtocol
 /// thread held (the dynamic loader's), so everything that forks the host waits for it
 /// first: the host's snapshots and the model-file checks (``waitUntilDone()``). A cell
 /// that needs a runtime meanwhile waits for that runtime only (each opens once).
-/// `BENCHBOOK_PRELOAD=0` in the kernel's environment turns it off, to measure what it costs.
+///
+/// What it does is ``Level``, from `BENCHBOOK_PRELOAD` in the kernel's environment: unset
+/// (or `1`), open the runtimes and warm libtorch up on a small network; `libraries`, only
+/// open them; `0`, nothing (both to measure what the preload costs and saves).
 ///
 /// Thread rules: ``start()`` once, from the host's serving thread; ``waitUntilDone()``
 /// from any thread.
@@ -19,18 +22,41 @@ public enum RuntimePreload {
     private static let condition = NSCondition()
     nonisolated(unsafe) private static var running = false
 
+    /// How much the preload does.
+    public enum Level: Equatable {
+        /// Nothing: every runtime loads when a model first needs it.
+        case off
+        /// Opens libtorch and LiteRT (their libraries mapped, relocated and initialised).
+        case libraries
+        /// Opens them and does libtorch's one-time work of a first load and run.
+        case warmUp
+
+        /// The level `BENCHBOOK_PRELOAD` asks for: `0` off, `libraries`, anything else
+        /// (unset, `1`) the warm-up.
+        /// - Parameter value: the variable's value, nil when unset.
+        public init(environmentValue value: String?) {
+            switch value {
+            case "0": self = .off
+            case "libraries": self = .libraries
+            default: self = .warmUp
+            }
+        }
+    }
+
     /// Starts loading in the background (nothing when turned off or when the library has
     /// no loader).
     static func start() {
-        guard ProcessInfo.processInfo.environment["BENCHBOOK_PRELOAD"] != "0",
+        let level = Level(environmentValue: ProcessInfo.processInfo.environment["BENCHBOOK_PRELOAD"])
+        guard level != .off,
               let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), HostChannel.preloadSymbol) else { return }
-        typealias Preload = @convention(c) () -> Void
+        typealias Preload = @convention(c) (Int32) -> Void
         let preload = unsafeBitCast(address, to: Preload.self)
+        let warmUp: Int32 = level == .warmUp ? 1 : 0
         condition.lock()
         running = true
         condition.unlock()
         let thread = Thread {
-            preload()
+            preload(warmUp)
             condition.lock()
             running = false
             condition.broadcast()

@@ -20,7 +20,7 @@
     X(bbt_set_quantized_engine) X(bbt_quantized_engine) X(bbt_supported_quantized_engines)       \
     X(bbt_module_set_threads) X(bbt_module_threads) X(bbt_profile_forward) X(bbt_profile_run_count) \
     X(bbt_profile_run_nanoseconds) X(bbt_profile_event_count) X(bbt_profile_events)            \
-    X(bbt_profile_other_thread_calls) X(bbt_profile_free)
+    X(bbt_profile_other_thread_calls) X(bbt_profile_free) X(bbt_warm_up)
 
 #define DECLARE(name) static __typeof__(name) *impl_##name;
 BBT_FUNCTIONS(DECLARE)
@@ -84,6 +84,11 @@ bbt_module *bbt_load(const char *path, bbt_format format, char **error) {
 
 int bbt_check_start(const char *path, bbt_format format, unsigned long long extra_bytes, int *message_fd) {
     return ensure() ? impl_bbt_check_start(path, format, extra_bytes, message_fd) : -1;
+}
+
+int bbt_warm_up(char **error) {
+    if (!ensure()) { set_error(error); return -1; }
+    return impl_bbt_warm_up(error);
 }
 
 void bbt_module_free(bbt_module *module) { if (ensure()) impl_bbt_module_free(module); }

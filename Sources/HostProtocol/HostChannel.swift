@@ -27,7 +27,8 @@ public enum HostChannel {
     /// The C symbol of the host's serving loop in the notebook library.
     public static let serveSymbol = BB_SEAM_SERVE_SYMBOL
     /// The C symbol of the function in the notebook library that loads the model runtimes
-    /// (libtorch, LiteRT), which the host runs in the background once it is ready.
+    /// (libtorch, LiteRT), which the host runs in the background once it is ready; its
+    /// `Int32` argument is 1 to also do libtorch's first-load work on a small network.
     public static let preloadSymbol = "benchbook_preload_runtimes"
     /// The prefix of the crash frame lines a trapping cell's host writes to standard error.
     public static let crashFrameMarker = BB_SEAM_CRASH_FRAME_MARKER

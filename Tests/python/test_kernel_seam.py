@@ -209,6 +209,44 @@ def test_without_the_preload_libtorch_loads_only_with_the_first_pytorch_model():
         km.shutdown_kernel(now=True)
 
 
+def thread_count(pid):
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def test_the_warm_up_leaves_no_thread_behind_and_the_thread_count_as_it_was():
+    """The preload's warm-up (a small network loaded and run once as TorchScript and PyTorch
+    Lite) runs on one thread: once it ends, the host has the threads it has when the preload
+    only opens the libraries (a pthreadpool that XNNPACK made would stay), and a model's
+    default thread count is the same."""
+    models = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "notebooks", "models"))
+    threads, counts = {}, {}
+    for level in ("1", "libraries"):
+        km, kc = start_new_kernel(kernel_name=KERNEL_NAME, startup_timeout=60,
+                                  env=dict(os.environ, BENCHBOOK_PRELOAD=level))
+        try:
+            # The first cell's snapshot waits for the preload to end; the second runs after it.
+            for code in ("let ready = 1", "let steady = 2"):
+                reply, _ = run_cell(kc, code)
+                assert reply["status"] == "ok", reply
+            host = [pid for pid, name in children(kernel_pid(km)) if name == "benchbook-cell-host"][0]
+            # The fewest threads seen over 2 s: a released snapshot's reaper ends within it.
+            seen = []
+            for _ in range(20):
+                seen.append(thread_count(host))
+                time.sleep(0.1)
+            threads[level] = min(seen)
+            reply, outputs = run_cell(kc, f'let script = try Model(contentsOf: "{models}/fashion_cnn.pt")\n'
+                                          f'let lite = try Model(contentsOf: "{models}/fashion_cnn.ptl")\n'
+                                          "(script.threads, lite.threads, script.quantizedEngine ?? \"\")")
+            assert reply["status"] == "ok", reply
+            counts[level] = results(outputs)
+        finally:
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
+    assert threads["1"] == threads["libraries"], threads
+    assert counts["1"] == counts["libraries"], counts
+
+
 def descendants_with_state(pid):
     """(pid, state letter) of every process below `pid`."""
     found, pending = [], [pid]

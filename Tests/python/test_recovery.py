@@ -95,6 +95,41 @@ def test_models_work_after_a_restore(kernel):
     assert results(outputs) == ["(true, true)"], (reply, outputs)
 
 
+def test_after_the_warm_up_restored_hosts_run_models_on_two_threads(kernel):
+    """The snapshot taken once the preload's warm-up ran (libtorch used on its thread), and
+    one taken after models ran on two threads, each become a host that runs TorchScript
+    (OpenMP) and PyTorch Lite (XNNPACK's pthreadpool) on two threads with the outputs of one
+    thread: no thread pool of the warm-up or of the old host is waited for in the copy."""
+    km, kc = kernel
+    reply, _ = run_cell(kc, "let ready = 1")   # its snapshot waits for the preload to end
+    assert reply["status"] == "ok", reply
+    reply, _ = run_cell(kc, "[0][1]")
+    assert reply["ename"] == "Crash", reply
+    setup = (f'let script = try Model(contentsOf: "{MODELS}/fashion_cnn.pt")\n'
+             f'let lite = try Model(contentsOf: "{MODELS}/fashion_cnn.ptl")\n'
+             'let input = try Tensor(shape: [1, 1, 28, 28], float32: (0..<784).map { Float($0 % 28) / 28 })\n'
+             'let oneThread = (try script.run(input).floats, try lite.run(input).floats)\n'
+             'try script.setThreads(2)\n'
+             'try lite.setThreads(2)')
+    reply, _ = run_cell(kc, setup, timeout=120)
+    assert reply["status"] == "ok", reply
+    compare = ("func close(_ a: [Float], _ b: [Float]) -> Bool { a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1e-4 } }\n"
+               "var same = true\n"
+               "for _ in 0..<3 {\n"
+               "    let outputs = (try script.run(input).floats, try lite.run(input).floats)\n"
+               "    same = same && close(outputs.0, oneThread.0) && close(outputs.1, oneThread.1)\n"
+               "}\n"
+               "(script.threads, lite.threads, same)")
+    for restore in range(2):
+        # A hang guard: a copy stuck in a thread pool of its parent never answers.
+        reply, outputs = run_cell(kc, compare, timeout=120)
+        assert results(outputs) == ["(2, 2, true)"], (restore, reply, outputs)
+        reply, _ = run_cell(kc, "[0][1]")
+        assert reply["ename"] == "Crash", reply
+    reply, outputs = run_cell(kc, compare, timeout=120)
+    assert results(outputs) == ["(2, 2, true)"], (reply, outputs)
+
+
 def test_a_plain_loop_stops_on_an_interrupt_without_a_restart(kernel):
     km, kc = kernel
     run_cell(kc, "var kept = 42")

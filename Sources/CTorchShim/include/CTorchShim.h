@@ -55,6 +55,14 @@ bbt_module *bbt_load(const char *path, bbt_format format, char **error);
  * it and reads the pipe's read end, returned in `message_fd`, then closes it), or -1. */
 int bbt_check_start(const char *path, bbt_format format, unsigned long long extra_bytes, int *message_fd);
 
+/** Does libtorch's one-time work before the first real model: builds a small network of
+ * the course models' operator families in memory, loads it as TorchScript and as PyTorch
+ * Lite and runs each once, on the calling thread only (OpenMP at 1 thread there, XNNPACK
+ * without the process's thread pool; the process-wide thread count is not touched), and
+ * frees it. Its warnings are dropped. Returns 0 on success, non-zero with `error` when
+ * libtorch failed. */
+int bbt_warm_up(char **error);
+
 /** Frees a module (NULL is allowed). */
 void bbt_module_free(bbt_module *module);
 
