@@ -1,6 +1,6 @@
 """Measures what recovery costs (issue 13) and writes results/recovery.{json,md}.
 
-- Loop checks: a 10^8-iteration tight loop, with the interrupt checks the kernel inserts
+- Loop checks: a 10^8-iteration `while` loop at -Onone (`%optimize off`), with the interrupt checks the kernel inserts
   and without them (BENCHBOOK_LOOP_CHECKS=0), in a function (the trapping check) and at
   the top level of a cell (the throwing check); median of 3 `%time` runs each, same run.
 - Snapshots on notebook 03: the host's resident memory and the snapshot's proportional
@@ -26,11 +26,16 @@ from kernel_helpers import run_cell, text_of  # noqa: E402
 from notebook_state import recovery_milliseconds, run_notebook, start_kernel  # noqa: E402
 from test_kernel_seam import children, kernel_pid  # noqa: E402
 
-LOOP_FUNCTION = "func tight() -> Int {\n    var n = 0\n    for i in 0..<100_000_000 { n &+= i }\n    return n\n}"
-LOOP_TOP_LEVEL = "%time\nvar n = 0\nfor i in 0..<100_000_000 { n &+= i }\nn"
+# `while` loops: a `while` body always holds an interrupt check (an innermost `for` over a
+# bounded sequence holds none, so it would measure nothing). The kernels are set to
+# `%optimize off`: every cell at -Onone, where a check's share of a bare iteration is largest.
+LOOP_FUNCTION = ("func tight() -> Int {\n    var n = 0\n    var i = 0\n"
+                 "    while i < 100_000_000 { n &+= i; i += 1 }\n    return n\n}")
+LOOP_TOP_LEVEL = "%time\nvar n = 0\nvar i = 0\nwhile i < 100_000_000 { n &+= i; i += 1 }\nn"
 # A loop with work in it: the sum of squares of a 10^7-element array.
 LOOP_WORK = ("let values = (0..<10_000_000).map { Double($0 % 1000) / 1000 }\n"
-             "func sumOfSquares() -> Double {\n    var total = 0.0\n    for v in values { total += v * v }\n    return total\n}")
+             "func sumOfSquares() -> Double {\n    var total = 0.0\n    var k = 0\n"
+             "    while k < values.count { total += values[k] * values[k]; k += 1 }\n    return total\n}")
 
 
 def progress(text):
@@ -50,6 +55,7 @@ def loop_costs():
     kernels = {checks: start_kernel({"BENCHBOOK_LOOP_CHECKS": "1" if checks else "0"}) for checks in (True, False)}
     try:
         for km, kc in kernels.values():
+            assert run_cell(kc, "%optimize off")[0]["status"] == "ok"
             assert run_cell(kc, LOOP_FUNCTION)[0]["status"] == "ok"
             assert run_cell(kc, LOOP_WORK)[0]["status"] == "ok"
         cells = {"in_function": "%time tight()", "top_level": LOOP_TOP_LEVEL, "sum_of_squares_1e7": "%time sumOfSquares()"}
@@ -164,9 +170,13 @@ Measured by `make bench-recovery` (scripts/bench/recovery_bench.py) on this mach
 
 ## Interrupt checks in cell loops
 
-A 10^8-iteration loop `for i in 0..<100_000_000 {{ n &+= i }}` (cells compile at `-Onone`),
-median of 5 `%time` runs, with the checks the kernel inserts and without them
-(`BENCHBOOK_LOOP_CHECKS=0`), the two kernels taking turns so that both see the same load:
+A 10^8-iteration loop `while i < 100_000_000 {{ n &+= i; i += 1 }}`, median of 5 `%time`
+runs, with the checks the kernel inserts and without them (`BENCHBOOK_LOOP_CHECKS=0`), the
+two kernels taking turns so that both see the same load. A `while` body always holds a
+check; an innermost `for` over a bounded sequence holds none, so it costs nothing. Both
+kernels are set to `%optimize off` (every cell at `-Onone`), where a check's share of a bare
+iteration is largest; at the kernel's default (`%optimize auto`) a cell with a loop is
+compiled with `-O`, and `results/normalize-loop.md` measures that case against `swiftc -O`.
 
 | where the loop is | with checks | without | ratio |
 |---|---|---|---|
@@ -174,13 +184,13 @@ median of 5 `%time` runs, with the checks the kernel inserts and without them
 | top level of a cell (throwing check) | {loops['top_level']['checks']:.3f} s | {loops['top_level']['no_checks']:.3f} s | {loops['top_level']['ratio']:.2f} |
 | a loop with work: sum of squares of a 10^7 array, in a function | {loops['sum_of_squares_1e7']['checks']:.3f} s | {loops['sum_of_squares_1e7']['no_checks']:.3f} s | {loops['sum_of_squares_1e7']['ratio']:.2f} |
 
-The check is a call into the notebook library that reads the interrupt flag: a few
-nanoseconds, against about 5 ns for a bare `n &+= i` iteration at `-Onone`, so the ratio of
-the bare loop is the worst case and moves with the machine's load; in a loop that does work
-the same few nanoseconds are a small share, here smaller than the spread between runs (a
-ratio below 1 is that spread, not a speed-up). Reading the flag inline instead of calling
-was tried and is slower: Swift checks exclusive access on every read of a global at
-`-Onone`.
+The check is a call into the notebook library that reads the interrupt flag. Per
+iteration, in the function: {loops['in_function']['checks'] * 10:.1f} ns with it against {loops['in_function']['no_checks'] * 10:.1f} ns
+without (the bare loop is the worst case: the check is most of its work); in the loop with
+work: {loops['sum_of_squares_1e7']['checks'] * 100:.1f} ns against {loops['sum_of_squares_1e7']['no_checks'] * 100:.1f} ns. These are medians of one run at the load above; on a
+busy machine the rounds spread widely, so read the ratios as that run's, not as constants.
+Reading the flag inline instead of calling was tried and is slower: Swift checks exclusive
+access on every read of a global at `-Onone`.
 
 ## Line tables for trap locations
 
