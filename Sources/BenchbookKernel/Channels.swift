@@ -72,6 +72,17 @@ final class Channels: @unchecked Sendable {
         publish("status", parent: parent, content: ["execution_state": .string(state)])
     }
 
+    /// Reads and drops every message waiting on `socket`, without blocking.
+    /// - Returns: how many were dropped.
+    func drain(_ socket: ZeroMQSocket) -> Int {
+        var dropped = 0
+        while socket.waitForInput(milliseconds: 0) {
+            _ = try? socket.receive()
+            dropped += 1
+        }
+        return dropped
+    }
+
     /// Receives and decodes one message, logging and dropping what cannot be trusted.
     /// - Returns: nil when the message was dropped.
     func receive(on socket: ZeroMQSocket, channel: String) -> Message? {

@@ -77,10 +77,10 @@ public final class CellEngine: @unchecked Sendable {
     /// Interrupts the cell that is compiling or running: a compile step is stopped; a
     /// running cell gets SIGINT (library loops stop with an error and keep state) and, if
     /// it is still running after the grace period, its host is restarted.
-    /// - Parameter stamp: the interrupt request's session and date; an interrupt the same
-    ///   client sent before the current cell was meant for an earlier one and is dropped.
-    public func interrupt(_ stamp: ClientStamp? = nil) {
-        supervisor.interrupt(stamp)
+    /// Between cells it does nothing (see ``SupervisorState``: the kernel serves control
+    /// requests that arrived before a cell first, so no clock decides it).
+    public func interrupt() {
+        supervisor.interrupt()
     }
 
     /// Whether code is ready to run, judged by the Swift parser.
@@ -97,10 +97,9 @@ public final class CellEngine: @unchecked Sendable {
     /// - Parameters:
     ///   - code: the cell's source.
     ///   - label: its prompt label, used as the file name in messages (`In[7]`).
-    ///   - stamp: the request's session and date, to tell late interrupts apart.
     ///   - output: receives streams, displays, the result and input requests.
     /// - Returns: nil on success, or the error to show.
-    public func execute(_ code: String, label: String, stamp: ClientStamp? = nil, output: CellOutput) -> CellError? {
+    public func execute(_ code: String, label: String, output: CellOutput) -> CellError? {
         if let parsed = CellMagic.parse(code), case .success(.optimize(let setting)) = parsed.magic {
             return setOptimization(setting, output: output)
         }
@@ -113,7 +112,7 @@ public final class CellEngine: @unchecked Sendable {
         labels[id.rawValue] = label
         background.setExecution(id.rawValue)
         let cancellation = CellCancellation()
-        let sink = supervisor.beginCompile(id, stamp: stamp, cancellation: cancellation)
+        let sink = supervisor.beginCompile(id, cancellation: cancellation)
         let prepared = prepare(code, label: label, id: id, cancellation: cancellation)
         guard case .success(let cell) = prepared else {
             supervisor.endCompile(id, run: nil)

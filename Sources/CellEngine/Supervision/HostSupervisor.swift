@@ -11,9 +11,9 @@ import HostProtocol
 /// are quick: spawning a process, writing a short command, sending a signal, handing an
 /// item to a waiting thread.
 ///
-/// Thread rules: the shell thread calls ``beginCompile(_:stamp:cancellation:)``,
+/// Thread rules: the shell thread calls ``beginCompile(_:cancellation:)``,
 /// ``endCompile(_:run:)`` and ``sendInputReply(_:_:)``; the control thread calls
-/// ``interrupt(_:)``; any thread may call ``prepare()`` and ``shutdown()``; host readers and
+/// ``interrupt()``; any thread may call ``prepare()`` and ``shutdown()``; host readers and
 /// grace timers call in on their own threads.
 final class HostSupervisor: @unchecked Sendable {
     /// How to start a host.
@@ -90,12 +90,12 @@ final class HostSupervisor: @unchecked Sendable {
     }
 
     /// A cell starts compiling; returns the sink its run will be handed through.
-    func beginCompile(_ id: CellID, stamp: ClientStamp?, cancellation: CellCancellation) -> CellRunSink {
+    func beginCompile(_ id: CellID, cancellation: CellCancellation) -> CellRunSink {
         let sink = CellRunSink()
         transition { state in
             sinks[id] = sink
             cancellations[id] = cancellation
-            return state.beginCompile(id, stamp: stamp)
+            return state.beginCompile(id)
         }
         return sink
     }
@@ -115,9 +115,9 @@ final class HostSupervisor: @unchecked Sendable {
         }
     }
 
-    /// The user interrupted (see ``SupervisorState/interrupt(_:)``).
-    func interrupt(_ stamp: ClientStamp?) {
-        transition { $0.interrupt(stamp) }
+    /// The user interrupted (see ``SupervisorState/interrupt()``).
+    func interrupt() {
+        transition { $0.interrupt() }
     }
 
     /// Answers the running cell's input request.

@@ -135,6 +135,23 @@ public final class ZeroMQSocket: @unchecked Sendable {
         }
     }
 
+    /// Waits until a message can be received or a file descriptor can be read.
+    /// - Parameters:
+    ///   - descriptor: a descriptor to watch beside the socket (a pipe another thread writes
+    ///     to, to wake this one).
+    ///   - milliseconds: how long to wait; -1 waits forever.
+    /// - Returns: which of the two is ready.
+    public func waitForInput(orReadable descriptor: Int32, milliseconds: Int) -> (message: Bool, descriptor: Bool) {
+        var items = [zmq_pollitem_t(socket: handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
+                     zmq_pollitem_t(socket: nil, fd: descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
+        while true {
+            let result = zmq_poll(&items, 2, milliseconds)
+            if result < 0, zmq_errno() == EINTR { continue }
+            guard result > 0 else { return (false, false) }
+            return ((items[0].revents & Int16(ZMQ_POLLIN)) != 0, (items[1].revents & Int16(ZMQ_POLLIN)) != 0)
+        }
+    }
+
     /// Forwards every message back to its sender until the context ends (the heartbeat).
     public func echoForever() {
         while let frames = try? receive() {
