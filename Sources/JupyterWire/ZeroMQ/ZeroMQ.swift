@@ -72,6 +72,16 @@ public final class ZeroMQSocket: @unchecked Sendable {
 
     deinit { zmq_close(handle) }
 
+    /// Makes the socket an IPv6 socket (it then takes IPv4 connections too), for an IPv6
+    /// address in a connection file. Call before ``bind(_:listening:)``.
+    /// - Throws: ``ZeroMQError``.
+    public func enableIPv6() throws {
+        var on: Int32 = 1
+        guard zmq_setsockopt(handle, ZMQ_IPV6, &on, MemoryLayout<Int32>.size) == 0 else {
+            throw ZeroMQError.last("zmq_setsockopt(ZMQ_IPV6)")
+        }
+    }
+
     /// Binds to an endpoint such as `tcp://127.0.0.1:5555` or `ipc:///tmp/kernel-1`.
     /// - Parameters:
     ///   - endpoint: the address.
