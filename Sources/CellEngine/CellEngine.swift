@@ -126,7 +126,7 @@ public final class CellEngine: @unchecked Sendable {
             supervisor.sendInputReply(id, answer)
         }, symbolizer: configuration.toolsDirectory.appendingPathComponent("llvm-symbolizer"),
            cellDirectory: configuration.workDirectory, comms: comms, execution: id.rawValue,
-           streams: streams(label: label))
+           streams: streams(label: label), label: label)
         let outcome = reader.read()
         Trace.step("load and run", since: started)
         for note in supervisor.takeNotes() { output.stream(name: "stderr", text: note + "\n") }
@@ -340,14 +340,19 @@ public final class CellEngine: @unchecked Sendable {
     func reportHostLosses(to output: CellOutput) {
         for loss in supervisor.takeHostLosses() {
             let text: String
+            let message = loss.crash?.runtimeMessage.map(NameScrubber.userFacing)
+            let location = loss.crash?.cellLocation(symbolizer: configuration.toolsDirectory.appendingPathComponent("llvm-symbolizer"),
+                                                     cellLibraries: configuration.workDirectory)
             if let restored = loss.restored {
                 let restoration = CellErrorReport.Restoration(
                     afterLabel: labels[restored.afterCell], seconds: restored.seconds,
                     lost: symbols.markVariablesLost(after: restored.afterCell))
-                text = CellErrorReport.hostRestoredBetweenCells(status: loss.status, restored: restoration)
+                text = CellErrorReport.hostRestoredBetweenCells(status: loss.status, message: message, location: location,
+                                                                restored: restoration)
                 closeComms(openedAfter: restored.afterCell, output: output)
             } else {
-                text = CellErrorReport.hostLostBetweenCells(status: loss.status, lost: symbols.markVariablesLost())
+                text = CellErrorReport.hostLostBetweenCells(status: loss.status, message: message, location: location,
+                                                            lost: symbols.markVariablesLost())
                 closeComms(openedAfter: 0, output: output)
             }
             output.stream(name: "stderr", text: text + "\n")

@@ -44,6 +44,9 @@ final class HostSupervisor: @unchecked Sendable {
     private var restoreStarted: DispatchTime?
     /// How long the last promotion took, for the shell thread to report.
     private var restoreSeconds: [CellID: Double] = [:]
+    /// The crash report of a host that died while none of its cells ran, for the
+    /// ``HostLoss`` its exit makes.
+    private var crashBetweenCells: CrashReport?
 
     /// How long a promoted snapshot has to answer its first sync before a fresh host
     /// replaces it.
@@ -53,6 +56,8 @@ final class HostSupervisor: @unchecked Sendable {
     struct HostLoss: Sendable {
         /// How it ended.
         var status: ExitStatus
+        /// What its crash handler reported (the runtime's message, the frames), if anything.
+        var crash: CrashReport?
         /// The execution whose state a snapshot brought back, and how long that took;
         /// nil when a fresh host replaced it (values are gone).
         var restored: (afterCell: Int, seconds: Double)?
@@ -163,10 +168,21 @@ final class HostSupervisor: @unchecked Sendable {
                 hosts[hostID] = nil
                 Subreaper.reapAdoptedOrphans()
                 return state.hostExited(hostID, status: status)
+            case .crashed:
+                if let cell = state.runningCell(on: hostID) {
+                    sinks[cell]?.append(output)
+                } else {
+                    if case .crashed(let report) = output { crashBetweenCells = report }
+                    background(output)
+                }
+                return []
             case .snapshot(let taken):
                 // Keeping the newest releases the one before (its copy exits).
                 if state.snapshotTaken(by: hostID, afterCell: taken.afterCell) { snapshot = taken }
                 Subreaper.reapAdoptedOrphans()
+                return []
+            case .event(.snapshotFailed(_, let reason)) where state.runningCell(on: hostID) == nil:
+                notes.append(CellErrorReport.snapshotFailed(reason: reason, label: nil))
                 return []
             case .event(.loadFailed(let library, let message)) where state.runningCell == nil:
                 notes.append("could not load \((library as NSString).lastPathComponent) into the cell host: \(message)")
@@ -245,7 +261,7 @@ final class HostSupervisor: @unchecked Sendable {
                 self?.restoreTimedOut(id)
             }
         case .reportHostRestored(let status, let afterCell):
-            losses.append(HostLoss(status: status, restored: (afterCell, takeRestoreElapsed())))
+            losses.append(HostLoss(status: status, crash: takeCrashBetweenCells(), restored: (afterCell, takeRestoreElapsed())))
         case .killHost(let id):
             hosts[id]?.kill()
         case .signalHost(let id, let number):
@@ -274,9 +290,14 @@ final class HostSupervisor: @unchecked Sendable {
             }
             sinks.removeValue(forKey: cell)?.finish(end)
         case .reportHostLoss(let status):
-            losses.append(HostLoss(status: status, restored: nil))
+            losses.append(HostLoss(status: status, crash: takeCrashBetweenCells(), restored: nil))
         }
         return []
+    }
+
+    private func takeCrashBetweenCells() -> CrashReport? {
+        defer { crashBetweenCells = nil }
+        return crashBetweenCells
     }
 
     /// Seconds since the promotion started.
