@@ -166,7 +166,10 @@ final class HostSupervisor: @unchecked Sendable {
                 return state.runReturned(cell, on: hostID, outcome: outcome)
             case .exited(let status):
                 hosts[hostID] = nil
-                Subreaper.reapAdoptedOrphans()
+                // What its cells started in sessions of their own (setsid, a double fork)
+                // left its process group, which is gone now; they were re-parented to the
+                // kernel: end them, all but the snapshot about to take the host's place.
+                Subreaper.endAdoptedOrphans(sparing: snapshot.map { [$0.pid] } ?? [])
                 return state.hostExited(hostID, status: status)
             case .crashed:
                 if let cell = state.runningCell(on: hostID) {
