@@ -20,7 +20,7 @@ struct ChannelBindError: Error, CustomStringConvertible {
             return "'\(field)' is \(port), a port another process is using on \(ip) (\(failure)); "
                 + "let the Jupyter client pick free ports, or free this one"
         case ENODEV:
-            return "'ip' is \"\(ip)\", which is neither an IP address nor a network interface of this machine (\(failure)); "
+            return "'ip' is \"\(ip)\", which is neither an IP address nor a network interface of this machine (\(endpoint) cannot be bound); "
                 + "ZeroMQ does not look up host names: write an address such as \"127.0.0.1\" (this machine only) or \"0.0.0.0\" (every interface)"
         case EADDRNOTAVAIL:
             return "'ip' is \"\(ip)\", which is not an address of this machine (\(failure)); "
