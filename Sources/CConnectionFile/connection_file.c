@@ -35,6 +35,8 @@ struct reader {
     const unsigned char *p;
     const unsigned char *end;
     bb_connection_file *out;
+    /// A value nested past the limit was met (the error then names its field).
+    bool too_deep;
 };
 
 static int refuse(bb_connection_file *out, const char *format, ...) {
@@ -333,6 +335,7 @@ static int skip_value(struct reader *r, int depth, const char *field) {
     if (c == 'n') return read_word(r, "null") ? 0 : invalid(r, "expected a value");
     if (c == '[' || c == '{') {
         if (depth <= 0) {
+            r->too_deep = true;
             char name[4 * shown_bytes + 8];
             shown((const unsigned char *)field, strlen(field), name, sizeof name);
             return refuse(r->out, "'%s' is nested more than %d levels deep", name, max_depth);
@@ -362,6 +365,8 @@ static int skip_value(struct reader *r, int depth, const char *field) {
                 return invalid(r, close == ']' ? "expected ',' or ']' in an array" : "expected ',' or '}' in an object");
             }
             ++r->p;
+            skip_space(r);
+            if (r->p < r->end && *r->p == close) return invalid(r, close == ']' ? "a ',' before ']'" : "a ',' before '}'");
         }
     }
     bool whole;
@@ -552,6 +557,24 @@ static int read_object(struct reader *r, struct port_reading ports[BB_CONNECTION
     return 0;
 }
 
+/// Checks that the text is one JSON value and nothing after it. Returns 0, or -1 with the
+/// error set; nesting deeper than the limit ends the check early with 0.
+static int check_syntax(struct reader *r) {
+    bb_connection_file *out = r->out;
+    if (skip_value(r, max_depth + 1, "") != 0) {
+        // A depth refusal is not a syntax error: forget it.
+        if (r->too_deep) {
+            out->error[0] = '\0';
+            r->too_deep = false;
+            return 0;
+        }
+        return -1;
+    }
+    skip_space(r);
+    if (r->p < r->end) return invalid(r, "text after the value");
+    return 0;
+}
+
 static char *copy_text(const char *text) {
     size_t length = strlen(text);
     char *copy = malloc(length + 1);
@@ -600,11 +623,15 @@ static int check_fields(bb_connection_file *out, const struct port_reading ports
 int bb_connection_file_parse(const char *text, size_t length, bb_connection_file *out) {
     memset(out, 0, sizeof *out);
     for (int i = 0; i < BB_CONNECTION_PORT_COUNT; ++i) out->ports[i] = -1;
-    struct reader r = {(const unsigned char *)text, (const unsigned char *)text, (const unsigned char *)text + length, out};
+    struct reader r = {(const unsigned char *)text, (const unsigned char *)text, (const unsigned char *)text + length, out, false};
     struct port_reading ports[BB_CONNECTION_PORT_COUNT];
     memset(ports, 0, sizeof ports);
     if (length == 0) return refuse(out, "it is empty (0 bytes); a Jupyter client writes the connection file before it starts the kernel");
-    int status = read_object(&r, ports);
+    // The syntax first, so that a broken file is called broken before any of its fields is
+    // judged; nesting past the limit is left to the second pass, which names the field.
+    int status = check_syntax(&r);
+    r.p = r.start;
+    if (status == 0) status = read_object(&r, ports);
     if (status == 0) status = check_fields(out, ports);
     if (status != 0) {
         char error[sizeof out->error];
