@@ -168,7 +168,7 @@ enum CellErrorReport {
         case .refused(let message):
             return CellError(name: "ParseError", value: message)
         case .timedOut(let seconds, let nesting):
-            var value = "The Swift parser did not finish reading \(label) within \(Int(seconds)) s, so nothing ran."
+            var value = "The Swift parser did not finish reading \(label) within \(String(format: "%.1f", seconds)) s of processor time, so nothing ran."
             if nesting.deepestSquare > 12 {
                 value += " Square brackets nested \(nesting.deepestSquare) levels deep make it take exponential time; build the value in steps."
             } else {
