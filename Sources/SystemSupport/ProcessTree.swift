@@ -2,8 +2,7 @@
 import Glibc
 #endif
 
-/// The processes below a process, read from `/proc` (`/proc/<pid>/task/<tid>/children`),
-/// and ending them.
+/// Ending the processes below a process, found from `/proc` (``ProcessStatistics/tree(from:)``).
 ///
 /// A cell may start processes that leave the cell host's process group: `setsid()` in a
 /// child, or a double fork whose grandchild starts a session. Killing the host's group does
@@ -15,34 +14,9 @@ import Glibc
 /// process is reaped; the callers read and signal their own children and their children's
 /// children within moments.
 public enum ProcessTree {
-    /// The children of `pid` (of all its threads).
-    public static func children(of pid: Int32) -> [Int32] {
-        guard let tasks = opendir("/proc/\(pid)/task") else { return [] }
-        defer { closedir(tasks) }
-        var found: [Int32] = []
-        while let entry = readdir(tasks) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.first?.isNumber == true,
-                  let file = try? FileDescriptor.open("/proc/\(pid)/task/\(name)/children"),
-                  let bytes = try? file.readToEnd() else { continue }
-            file.close()
-            found += String(decoding: bytes, as: UTF8.self).split(separator: " ").compactMap { Int32($0) }
-        }
-        return found
-    }
-
     /// Every descendant of `pid`, parents before their children.
     public static func descendants(of pid: Int32) -> [Int32] {
-        var found: [Int32] = []
-        var pending = children(of: pid)
-        var seen = Set<Int32>()
-        while let next = pending.first {
-            pending.removeFirst()
-            guard seen.insert(next).inserted else { continue }
-            found.append(next)
-            pending += children(of: next)
-        }
-        return found
+        Array(ProcessStatistics.tree(from: pid).dropFirst())
     }
 
     /// True when `pid` has exited and waits to be reaped (or is gone).

@@ -62,6 +62,6 @@ public enum Subreaper {
 
     /// This process's children, from `/proc/self/task/*/children`.
     static func children() -> [Int32] {
-        ProcessTree.children(of: getpid())
+        ProcessStatistics.children(of: getpid())
     }
 }

@@ -101,9 +101,9 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
         let s = statistics
         var text = "p90 \(DurationFormat.string(s.p90)), median \(DurationFormat.string(s.median)), "
             + "mean \(DurationFormat.string(s.mean)) ± \(DurationFormat.string(s.standardDeviation)) "
-            + "over \(RunCountFormat.string(runCount)) runs"
+            + "over \(CountFormat.string(runCount)) runs"
         if summarisesRuns, let each = runsPerSample {
-            text += " (kept as \(RunCountFormat.string(s.count)) samples of \(each) runs each, the sample cap: "
+            text += " (kept as \(CountFormat.string(s.count)) samples of \(each) runs each, the sample cap: "
                 + "the figures are of those means)"
         }
         if options.innerIterations > 1 { text += " of \(options.innerIterations) calls" }
@@ -136,17 +136,4 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
 
     /// The name with the thread count, for example "TFLite fp32 · 2 threads".
     public var label: String { "\(name) · \(threads) thread\(threads == 1 ? "" : "s")" }
-}
-
-/// A count with thousands separators, whatever the locale: `11,300,000`.
-enum RunCountFormat {
-    static func string(_ count: Int) -> String {
-        var digits = Array(String(count))
-        var index = digits.count - 3
-        while index > (count < 0 ? 1 : 0) {
-            digits.insert(",", at: index)
-            index -= 3
-        }
-        return String(digits)
-    }
 }
