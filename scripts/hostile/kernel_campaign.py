@@ -83,6 +83,18 @@ class Kernel:
         finally:
             sock.close()
 
+    def fence(self, sock, timeout=120):
+        """Sends a signed kernel_info_request on `sock` and waits for its reply, dropping
+        other replies; False when none comes in time."""
+        request = self.session.msg("kernel_info_request", {})
+        self.session.send(sock, request)
+        deadline = time.time() + timeout
+        while sock.poll(max(0, deadline - time.time()) * 1000):
+            _, reply = self.session.feed_identities(sock.recv_multipart())
+            if self.session.deserialize(reply, content=False)["parent_header"].get("msg_id") == request["header"]["msg_id"]:
+                return True
+        return False
+
     def probe(self, tally, case):
         """Checks the kernel after `case`; records what is wrong."""
         if not self.alive():
@@ -102,7 +114,8 @@ class Kernel:
                 or "model" in (reply.get("evalue") or ""):
             tally.note("lost", f"{case}: {reply.get('evalue')}")
         elif shown != ["(42, [1, 10])"]:
-            tally.note("wrong", f"{case}: {reply.get('ename')} {reply.get('evalue')} {shown}")
+            tally.note("wrong", f"{case}: status {reply.get('status')}, {reply.get('ename')} {reply.get('evalue')}, "
+                                f"results {shown}, messages {[m['msg_type'] for m in outputs]}")
         return True
 
     def close(self):
@@ -182,7 +195,15 @@ def wire_campaign(kernel, count, rng, every=50):
                 sock.recv_multipart()
         if (index + 1) % every == 0 or index + 1 == count:
             time.sleep(0.2)
-            if not kernel.probe(tally, f"after message {index + 1} ({kind}, damage {how}, on {channel})"):
+            case = f"after message {index + 1} ({kind}, damage {how}, on {channel})"
+            # The shell serves requests in order: once this request is answered, every
+            # execute request of the campaign before it has ended, so none fails with
+            # stop_on_error while the probe waits (the probe would be answered 'aborted', as
+            # the protocol asks).
+            if not kernel.fence(channels["shell"]):
+                tally.note("hangs", f"{case}: no kernel_info_reply behind the campaign's requests")
+                break
+            if not kernel.probe(tally, case):
                 break
     for sock in channels.values():
         sock.close()
