@@ -67,7 +67,9 @@ let package = Package(
         .target(name: "HostProtocol", dependencies: ["CHostSeam", "JSONCore", "SystemSupport"]),
 
         // MARK: Kernel side (not part of the notebook library)
-        .target(name: "JupyterWire", dependencies: ["JSONCore", "CZeroMQ", "CLibCrypto"]),
+        // The one reading of a connection file, for the launcher (C) and the kernel.
+        .target(name: "CConnectionFile"),
+        .target(name: "JupyterWire", dependencies: ["JSONCore", "CZeroMQ", "CLibCrypto", "CConnectionFile"]),
         // What the kernel knows about a cell's text (no parser here: see CellParsing).
         .target(name: "CellSource"),
         // SwiftParser, run only in the cell parser process so cell text cannot hurt the kernel.
@@ -83,7 +85,7 @@ let package = Package(
         .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"]),
         .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel", "CellEngine", "JupyterWire", "SystemSupport"]),
         // What the kernelspec starts: binds the kernel's ports at once, then execs benchbook-kernel (C, no Swift libraries to load).
-        .executableTarget(name: "benchbook-kernel-launcher"),
+        .executableTarget(name: "benchbook-kernel-launcher", dependencies: ["CConnectionFile"]),
         .target(name: "CHostSupport"),
         .executableTarget(name: "benchbook-cell-host", dependencies: ["CHostSupport", "HostProtocol", "SystemSupport"],
                           swiftSettings: [.swiftLanguageMode(.v5)]),

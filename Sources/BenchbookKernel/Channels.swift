@@ -20,13 +20,13 @@ final class Channels: @unchecked Sendable {
     /// Answers a signed request that could not be decoded; set by the kernel.
     var answerUndecodable: ((UndecodableMessage, ZeroMQSocket) -> Void)?
 
-    /// Binds every socket to the ports of the connection file.
-    /// - Throws: ``ZeroMQError`` or ``WireError`` (unsupported signature scheme).
     /// Binds the five sockets.
     /// - Parameters:
     ///   - connection: the connection file.
     ///   - listening: sockets already listening on some of its TCP ports, by port
     ///     (``InheritedListeners``); the other ports are bound here.
+    /// - Throws: ``ChannelBindError`` naming the field of a port that cannot be bound,
+    ///   ``ZeroMQError``, or ``WireError`` (unsupported signature scheme).
     init(connection: ConnectionInfo, listening: [Int: Int32] = [:]) throws {
         context = try ZeroMQContext()
         shell = try ZeroMQSocket(.router, context: context)
@@ -36,9 +36,16 @@ final class Channels: @unchecked Sendable {
         heartbeat = try ZeroMQSocket(.reply, context: context)
         codec = WireCodec(signer: try MessageSigner(key: connection.key, scheme: connection.signatureScheme))
         try Self.secure([shell, control, stdin, iopub, heartbeat], connection: connection)
-        for (socket, port) in [(shell, connection.shellPort), (control, connection.controlPort), (stdin, connection.stdinPort),
-                               (iopub, connection.iopubPort), (heartbeat, connection.heartbeatPort)] {
-            try socket.bind(connection.endpoint(port: port), listening: connection.transport == "tcp" ? listening[port] : nil)
+        for (socket, field, port) in [(shell, "shell_port", connection.shellPort), (control, "control_port", connection.controlPort),
+                                      (stdin, "stdin_port", connection.stdinPort), (iopub, "iopub_port", connection.iopubPort),
+                                      (heartbeat, "hb_port", connection.heartbeatPort)] {
+            if connection.isIPv6 { try socket.enableIPv6() }
+            let endpoint = connection.endpoint(port: port)
+            do {
+                try socket.bind(endpoint, listening: connection.transport == "tcp" ? listening[port] : nil)
+            } catch let error as ZeroMQError {
+                throw ChannelBindError(field: field, port: port, ip: connection.ip, endpoint: endpoint, underlying: error)
+            }
         }
     }
 
@@ -70,6 +77,17 @@ final class Channels: @unchecked Sendable {
     /// Publishes the kernel's execution state (`busy`, `idle`, `starting`).
     func publishStatus(_ state: String, parent: Message?) {
         publish("status", parent: parent, content: ["execution_state": .string(state)])
+    }
+
+    /// Reads and drops every message waiting on `socket`, without blocking.
+    /// - Returns: how many were dropped.
+    func drain(_ socket: ZeroMQSocket) -> Int {
+        var dropped = 0
+        while socket.waitForInput(milliseconds: 0) {
+            _ = try? socket.receive()
+            dropped += 1
+        }
+        return dropped
     }
 
     /// Receives and decodes one message, logging and dropping what cannot be trusted.

@@ -56,19 +56,29 @@ final class ExecutionOutput: CellOutput, @unchecked Sendable {
         ])
     }
 
-    /// Sends `input_request` on stdin and waits for the `input_reply`, checking every
+    /// Sends `input_request` on stdin and waits for its `input_reply`, checking every
     /// 100 ms whether the cell was interrupted meanwhile.
+    ///
+    /// Each question gets its own answer (``InputReplyMatch``): what waits on stdin before
+    /// the request is sent answers no question and is dropped, as ipykernel drops it, and a
+    /// reply whose parent is another request is dropped too.
     func requestInput(prompt: String, password: Bool, isStopped: () -> Bool) -> InputAnswer {
         guard allowStdin else { return .notAllowed }
         let channels = kernel.channels
+        let stale = channels.drain(channels.stdin)
+        if stale > 0 { Log.warning("stdin: \(stale) message(s) sent before the input request were dropped") }
         let inputRequest = channels.message("input_request", parent: request,
                                             content: ["prompt": .string(prompt), "password": .bool(password)],
                                             identities: request.identities)
         do { try channels.stdin.send(channels.codec.encode(inputRequest)) } catch { return .notAllowed }
+        let match = InputReplyMatch(requestID: inputRequest.header.messageID)
         while !isStopped() {
             guard channels.stdin.waitForInput(milliseconds: 100),
                   let reply = channels.receive(on: channels.stdin, channel: "stdin") else { continue }
-            if reply.type == "input_reply" { return .text(reply.content["value"]?.stringValue ?? "") }
+            switch match.verdict(on: reply) {
+            case .answer(let text): return .text(text)
+            case .drop(let why): Log.warning("stdin: \(why); dropped")
+            }
         }
         return .interrupted
     }

@@ -26,6 +26,8 @@ public final class Kernel: @unchecked Sendable {
     let resourceUsage = ResourceUsage()
     /// The Swift version of the toolchain that compiles cells, for `kernel_info`.
     let toolchainVersion: String
+    /// Control requests that arrived before a cell are served before it begins.
+    let controlFence: ControlFence
 
     /// Binds the sockets of a connection file, then makes the engine.
     ///
@@ -40,6 +42,7 @@ public final class Kernel: @unchecked Sendable {
     /// - Throws: ``ZeroMQError`` when a port cannot be bound.
     public init(connection: ConnectionInfo, listening: [Int: Int32] = [:], makeEngine: () -> CellEngine) throws {
         channels = try Channels(connection: connection, listening: listening)
+        controlFence = try ControlFence()
         engine = makeEngine()
         toolchainVersion = engine.configuration.toolchainVersion ?? Self.builtWithSwift
         channels.answerUndecodable = { [unowned self] in answerUndecodable($0, on: $1) }
@@ -76,19 +79,32 @@ public final class Kernel: @unchecked Sendable {
         }
     }
 
+    /// The control thread: serves each request as it arrives, and when the shell thread
+    /// waits at the ``ControlFence``, everything that waits on control before letting it on.
     private func serveControl() {
         while true {
-            guard let request = channels.receive(on: channels.control, channel: "control") else { continue }
-            channels.publishStatus("busy", parent: request)
-            switch request.type {
-            case "shutdown_request": shutdown(request, on: channels.control)
-            case "interrupt_request": interrupt(request, on: channels.control)
-            case "kernel_info_request": kernelInfo(request, on: channels.control)
-            case "usage_request": usage(request, on: channels.control)
-            default: unknown(request, on: channels.control)
+            let ready = channels.control.waitForInput(orReadable: controlFence.wakeDescriptor, milliseconds: -1)
+            if ready.descriptor {
+                let ticket = controlFence.takeRequests()
+                while channels.control.waitForInput(milliseconds: 0) { serveOneControlRequest() }
+                controlFence.served(upTo: ticket)
+            } else if ready.message {
+                serveOneControlRequest()
             }
-            channels.publishStatus("idle", parent: request)
         }
+    }
+
+    private func serveOneControlRequest() {
+        guard let request = channels.receive(on: channels.control, channel: "control") else { return }
+        channels.publishStatus("busy", parent: request)
+        switch request.type {
+        case "shutdown_request": shutdown(request, on: channels.control)
+        case "interrupt_request": interrupt(request, on: channels.control)
+        case "kernel_info_request": kernelInfo(request, on: channels.control)
+        case "usage_request": usage(request, on: channels.control)
+        default: unknown(request, on: channels.control)
+        }
+        channels.publishStatus("idle", parent: request)
     }
 
     /// Serves one shell request between `busy` and `idle` status messages.
@@ -96,6 +112,7 @@ public final class Kernel: @unchecked Sendable {
         channels.publishStatus("busy", parent: request)
         defer { channels.publishStatus("idle", parent: request) }
         let shell = channels.shell
+        if Self.runsCode(request.type) { controlFence.pass() }
         switch request.type {
         case "execute_request": execute(request)
         case "kernel_info_request": kernelInfo(request, on: shell)
@@ -109,5 +126,11 @@ public final class Kernel: @unchecked Sendable {
         case "interrupt_request": interrupt(request, on: shell)
         default: unknown(request, on: shell)
         }
+    }
+
+    /// Requests that run code in the cell host, which an interrupt can stop: an interrupt
+    /// that arrived before one of them must be served before it begins (``ControlFence``).
+    static func runsCode(_ type: String) -> Bool {
+        ["execute_request", "comm_open", "comm_msg", "comm_close"].contains(type)
     }
 }

@@ -4,7 +4,9 @@ import SystemSupport
 
 /// How the kernel ends on its own, when it is sent SIGTERM or its parent is gone: stop
 /// the cell host and cancel a compile, send SIGTERM to the rest of its process group (a
-/// compiler's children, the language server), remove the cell directory, exit. A
+/// compiler's children, the language server), SIGKILL whatever is still below it (what
+/// cells started in sessions of their own, which no group signal reaches: the kernel, as
+/// subreaper, is their ancestor), remove the cell directory, exit. A
 /// shutdown request ends the kernel the same way, after its reply; a plain `exit` still
 /// removes the directory (see ``WorkDirectory/removeAtExit()``).
 ///
@@ -53,6 +55,9 @@ public enum Termination {
             CurrentProcess.signalOwnGroup(SIGTERM)
             Thread.sleep(forTimeInterval: 0.2)
         }
+        // Whatever is left below the kernel, whatever its group or session: processes a cell
+        // started with setsid() or a double fork, which no group signal reaches.
+        ProcessTree.endAll(below: getpid())
         resources?.workDirectory.remove()
         CurrentProcess.exitNow(status: status)
     }

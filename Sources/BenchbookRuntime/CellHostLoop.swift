@@ -36,18 +36,20 @@ public func _benchbookCellHostServe() -> Int32 {
             }
         case .run(let cell, let library, let symbol):
             let outcome = runCell(library: library, symbol: symbol)
-            channel.send(.done(outcome))
             lastCell = cell
-            takeSnapshot(afterCell: cell)
+            // The snapshot first, so that the cell's own output can say it failed; a copy
+            // promoted later resumes here, and its kernel already knows how the cell ended.
+            guard takeSnapshot(afterCell: cell, channel: channel) != .promoted else { continue }
+            channel.send(.done(outcome))
         case .comm(let traffic, let dispatch, let requestID):
             CommRouter.shared.setPending(traffic, requestID: requestID)
             let status = bb_run_on_cell_thread(deliverPendingComm, cellStackBytes)
-            channel.send(.done(status >= 0 ? .returned(0) : .couldNotRun("the comm callback's thread could not be started")))
             lastCell = dispatch
-            takeSnapshot(afterCell: dispatch)
+            guard takeSnapshot(afterCell: dispatch, channel: channel) != .promoted else { continue }
+            channel.send(.done(status >= 0 ? .returned(0) : .couldNotRun("the comm callback's thread could not be started")))
         case .sync(let id):
             channel.send(.synced(id: id))
-            takeSnapshot(afterCell: lastCell)
+            _ = takeSnapshot(afterCell: lastCell, channel: channel)
         case .inputReply:
             // An answer to an input request that was already given up; nothing waits for it.
             break
@@ -59,15 +61,34 @@ public func _benchbookCellHostServe() -> Int32 {
 /// what they cost; a crash then loses the variables of earlier cells).
 private let snapshotsEnabled = ProcessInfo.processInfo.environment["BENCHBOOK_SNAPSHOTS"] != "0"
 
+/// Where ``takeSnapshot(afterCell:channel:)`` left this process.
+private enum SnapshotOutcome {
+    /// This is the host; a copy waits (or snapshots are off, or none could be made, which
+    /// the kernel was told).
+    case host
+    /// This is the copy, just made the host by a kernel whose host died.
+    case promoted
+}
+
 /// Leaves a frozen copy of the host behind (see `bb_take_snapshot`) for the kernel to
-/// promote if this host dies. In the copy, once promoted, returns to serve as the host.
-private func takeSnapshot(afterCell cell: Int) {
-    guard snapshotsEnabled else { return }
+/// promote if this host dies, and tells the kernel when none could be made. In the copy,
+/// once promoted, returns to serve as the host.
+private func takeSnapshot(afterCell cell: Int, channel: KernelChannel) -> SnapshotOutcome {
+    guard snapshotsEnabled else { return .host }
     // Never fork while the runtimes load on another thread (see RuntimePreload).
     RuntimePreload.waitUntilDone()
-    if bb_take_snapshot(cell) == BB_SNAPSHOT_PROMOTED {
+    var reason = [CChar](repeating: 0, count: 256)
+    switch bb_take_snapshot(cell, &reason, reason.count) {
+    case BB_SNAPSHOT_PROMOTED:
         // The interrupt that ended the old host (if any) was not meant for this one.
         bb_clear_interrupt()
+        return .promoted
+    case BB_SNAPSHOT_FAILED:
+        let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        channel.send(.snapshotFailed(afterCell: cell, reason: text))
+        return .host
+    default:
+        return .host
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -47,34 +48,79 @@ int32_t bb_run_on_cell_thread(bb_cell_entry entry, size_t stack_bytes) {
     return run.result;
 }
 
-// ---- Crash frames --------------------------------------------------------------------
+// ---- Crash reports -------------------------------------------------------------------
 
-static void write_text(const char *text) {
-    size_t length = strlen(text);
+// The report goes to the host's own crash channel (BB_SEAM_CRASH_DESCRIPTOR), never to
+// standard error: a cell may print anything there, or close it. Only async-signal-safe
+// calls below (write, dladdr and backtrace, warmed up at install).
+
+/// The Swift runtime's record of its last fatal message (an atomic `const char *`), or NULL
+/// when this runtime has none (swift_getFatalErrorMessageBuffer is looked up at install).
+static const char *volatile *fatal_message_slot;
+/// The process whose crashes are reported: the host (a process a cell forks inherits the
+/// handler and the channel, and must not report as the host).
+static volatile pid_t reporting_process;
+
+void bb_crash_reporter_adopt(void) { reporting_process = getpid(); }
+
+static void write_bytes(const char *text, size_t length) {
     while (length > 0) {
-        ssize_t written = write(2, text, length);
+        ssize_t written = write(BB_SEAM_CRASH_DESCRIPTOR, text, length);
         if (written <= 0) return;
         text += written;
         length -= (size_t)written;
     }
 }
 
-static void write_hex(uintptr_t value) {
-    char digits[2 + 2 * sizeof value + 1];
+static void write_text(const char *text) { write_bytes(text, strlen(text)); }
+
+static void write_number(uintptr_t value, unsigned base) {
+    char digits[24];
     int position = (int)sizeof digits - 1;
     digits[position] = '\0';
     do {
-        digits[--position] = "0123456789abcdef"[value & 0xF];
-        value >>= 4;
+        digits[--position] = "0123456789abcdef"[value % base];
+        value /= base;
     } while (value != 0 && position > 2);
-    digits[--position] = 'x';
-    digits[--position] = '0';
+    if (base == 16) {
+        digits[--position] = 'x';
+        digits[--position] = '0';
+    }
     write_text(digits + position);
+}
+
+/// The runtime's fatal message, when the signal is one a Swift trap or the runtime's abort
+/// raises (a stale message must not be given to a segmentation fault).
+static const char *fatal_message(int signal_number) {
+    if (fatal_message_slot == NULL) return NULL;
+    if (signal_number != SIGILL && signal_number != SIGTRAP && signal_number != SIGABRT) return NULL;
+    const char *message = __atomic_load_n(fatal_message_slot, __ATOMIC_ACQUIRE);
+    // The runtime joins a second message to the first with a NULL pointer where the first
+    // should be: the last message is what follows that.
+    static const char joined[] = "(null)";
+    while (message != NULL && strncmp(message, joined, sizeof joined - 1) == 0) message += sizeof joined - 1;
+    return message != NULL && message[0] != '\0' ? message : NULL;
 }
 
 static void report_crash(int signal_number, siginfo_t *info, void *context) {
     (void)info;
     (void)context;
+    if (getpid() != reporting_process) {
+        raise(signal_number);
+        return;
+    }
+    write_text(BB_SEAM_CRASH_SIGNAL " ");
+    write_number((uintptr_t)signal_number, 10);
+    write_text("\n");
+    const char *message = fatal_message(signal_number);
+    if (message != NULL) {
+        size_t length = strlen(message);
+        write_text(BB_SEAM_CRASH_MESSAGE " ");
+        write_number(length, 10);
+        write_text("\n");
+        write_bytes(message, length);
+        write_text("\n");
+    }
     void *frames[64];
     int count = backtrace(frames, 64);
     for (int index = 0; index < count; ++index) {
@@ -83,8 +129,8 @@ static void report_crash(int signal_number, siginfo_t *info, void *context) {
         // Return addresses point after the call; step back into it (not for the
         // faulting frame itself, the first).
         uintptr_t address = (uintptr_t)frames[index] - (index > 0 ? 1 : 0);
-        write_text(BB_SEAM_CRASH_FRAME_MARKER " ");
-        write_hex(address - (uintptr_t)library.dli_fbase);
+        write_text(BB_SEAM_CRASH_FRAME " ");
+        write_number(address - (uintptr_t)library.dli_fbase, 16);
         write_text(" ");
         write_text(library.dli_fname);
         write_text("\n");
@@ -99,6 +145,13 @@ void bb_install_crash_reporter(void) {
     // The first backtrace() loads the unwinder; do it now, not in a signal handler.
     void *warm[2];
     backtrace(warm, 2);
+    const char *volatile *(*message_buffer)(void) =
+        (const char *volatile *(*)(void))dlsym(RTLD_DEFAULT, "swift_getFatalErrorMessageBuffer");
+    fatal_message_slot = message_buffer ? message_buffer() : NULL;
+    bb_crash_reporter_adopt();
+    // Programs a cell starts must not inherit the channel.
+    int flags = fcntl(BB_SEAM_CRASH_DESCRIPTOR, F_GETFD);
+    if (flags >= 0) fcntl(BB_SEAM_CRASH_DESCRIPTOR, F_SETFD, flags | FD_CLOEXEC);
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = report_crash;

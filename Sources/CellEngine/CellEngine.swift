@@ -77,10 +77,10 @@ public final class CellEngine: @unchecked Sendable {
     /// Interrupts the cell that is compiling or running: a compile step is stopped; a
     /// running cell gets SIGINT (library loops stop with an error and keep state) and, if
     /// it is still running after the grace period, its host is restarted.
-    /// - Parameter stamp: the interrupt request's session and date; an interrupt the same
-    ///   client sent before the current cell was meant for an earlier one and is dropped.
-    public func interrupt(_ stamp: ClientStamp? = nil) {
-        supervisor.interrupt(stamp)
+    /// Between cells it does nothing (see ``SupervisorState``: the kernel serves control
+    /// requests that arrived before a cell first, so no clock decides it).
+    public func interrupt() {
+        supervisor.interrupt()
     }
 
     /// Whether code is ready to run, judged by the Swift parser.
@@ -97,10 +97,9 @@ public final class CellEngine: @unchecked Sendable {
     /// - Parameters:
     ///   - code: the cell's source.
     ///   - label: its prompt label, used as the file name in messages (`In[7]`).
-    ///   - stamp: the request's session and date, to tell late interrupts apart.
     ///   - output: receives streams, displays, the result and input requests.
     /// - Returns: nil on success, or the error to show.
-    public func execute(_ code: String, label: String, stamp: ClientStamp? = nil, output: CellOutput) -> CellError? {
+    public func execute(_ code: String, label: String, output: CellOutput) -> CellError? {
         if let parsed = CellMagic.parse(code), case .success(.optimize(let setting)) = parsed.magic {
             return setOptimization(setting, output: output)
         }
@@ -113,7 +112,7 @@ public final class CellEngine: @unchecked Sendable {
         labels[id.rawValue] = label
         background.setExecution(id.rawValue)
         let cancellation = CellCancellation()
-        let sink = supervisor.beginCompile(id, stamp: stamp, cancellation: cancellation)
+        let sink = supervisor.beginCompile(id, cancellation: cancellation)
         let prepared = prepare(code, label: label, id: id, cancellation: cancellation)
         guard case .success(let cell) = prepared else {
             supervisor.endCompile(id, run: nil)
@@ -127,7 +126,7 @@ public final class CellEngine: @unchecked Sendable {
             supervisor.sendInputReply(id, answer)
         }, symbolizer: configuration.toolsDirectory.appendingPathComponent("llvm-symbolizer"),
            cellDirectory: configuration.workDirectory, comms: comms, execution: id.rawValue,
-           streams: streams(label: label))
+           streams: streams(label: label), label: label)
         let outcome = reader.read()
         Trace.step("load and run", since: started)
         for note in supervisor.takeNotes() { output.stream(name: "stderr", text: note + "\n") }
@@ -341,14 +340,19 @@ public final class CellEngine: @unchecked Sendable {
     func reportHostLosses(to output: CellOutput) {
         for loss in supervisor.takeHostLosses() {
             let text: String
+            let message = loss.crash?.runtimeMessage.map(NameScrubber.userFacing)
+            let location = loss.crash?.cellLocation(symbolizer: configuration.toolsDirectory.appendingPathComponent("llvm-symbolizer"),
+                                                     cellLibraries: configuration.workDirectory)
             if let restored = loss.restored {
                 let restoration = CellErrorReport.Restoration(
                     afterLabel: labels[restored.afterCell], seconds: restored.seconds,
                     lost: symbols.markVariablesLost(after: restored.afterCell))
-                text = CellErrorReport.hostRestoredBetweenCells(status: loss.status, restored: restoration)
+                text = CellErrorReport.hostRestoredBetweenCells(status: loss.status, message: message, location: location,
+                                                                restored: restoration)
                 closeComms(openedAfter: restored.afterCell, output: output)
             } else {
-                text = CellErrorReport.hostLostBetweenCells(status: loss.status, lost: symbols.markVariablesLost())
+                text = CellErrorReport.hostLostBetweenCells(status: loss.status, message: message, location: location,
+                                                            lost: symbols.markVariablesLost())
                 closeComms(openedAfter: 0, output: output)
             }
             output.stream(name: "stderr", text: text + "\n")

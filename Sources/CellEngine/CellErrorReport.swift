@@ -82,10 +82,32 @@ enum CellErrorReport {
     }
 
     /// A host that died while no cell ran, replaced by its newest snapshot.
-    static func hostRestoredBetweenCells(status: ExitStatus, restored: Restoration) -> String {
+    /// - Parameters:
+    ///   - message: the runtime's message from the host's crash report (a thread an earlier
+    ///     cell started trapped), when there was one.
+    ///   - location: the innermost line of cell code in the crashing thread's frames.
+    static func hostRestoredBetweenCells(status: ExitStatus, message: String? = nil, location: String? = nil,
+                                         restored: Restoration) -> String {
         let kept = restored.lost.isEmpty ? "no variable was lost." : "earlier variables are there except those below."
-        return (["The cell host stopped between cells (\(status): \(explanation(of: status))).", restored.summary(keeping: kept)]
-            + restored.lines).joined(separator: "\n")
+        return (["The cell host stopped between cells (\(betweenCells(status: status, message: message, location: location))).",
+                 restored.summary(keeping: kept)] + restored.lines).joined(separator: "\n")
+    }
+
+    /// Why a host died between cells: where and the runtime's message, or the exit status.
+    private static func betweenCells(status: ExitStatus, message: String?, location: String?) -> String {
+        let what = message.map { "\($0), in a thread an earlier cell started; \(status)" } ?? "\(status): \(explanation(of: status))"
+        return location.map { "\($0): \(what)" } ?? what
+    }
+
+    /// The host could not leave a snapshot after a cell: a crash before the next one brings
+    /// back an older state.
+    /// - Parameters:
+    ///   - reason: why, as the host said.
+    ///   - label: the cell (`In[7]`), or nil for the host's start.
+    static func snapshotFailed(reason: String, label: String?) -> String {
+        let after = label.map { "after \($0)" } ?? "of the cell host"
+        return "Benchbook could not keep a snapshot \(after) (\(reason)). If the cell host crashes before the next "
+            + "snapshot, the kernel brings back an older one, and what was made since is lost (it names it then)."
     }
 
     /// `In[7], line 3: Fatal error: Index out of range` (the line when the crash was in or
@@ -132,8 +154,9 @@ enum CellErrorReport {
     }
 
     /// A host that died while no cell ran: the values it held are gone.
-    static func hostLostBetweenCells(status: ExitStatus, lost: [SymbolTable.LostVariable]) -> String {
-        (["The cell host stopped between cells (\(status): \(explanation(of: status))); a new one was started."]
+    static func hostLostBetweenCells(status: ExitStatus, message: String? = nil, location: String? = nil,
+                                     lost: [SymbolTable.LostVariable]) -> String {
+        (["The cell host stopped between cells (\(betweenCells(status: status, message: message, location: location))); a new one was started."]
             + lostLines(lost)).joined(separator: "\n")
     }
 
@@ -145,7 +168,7 @@ enum CellErrorReport {
         case .refused(let message):
             return CellError(name: "ParseError", value: message)
         case .timedOut(let seconds, let nesting):
-            var value = "The Swift parser did not finish reading \(label) within \(Int(seconds)) s, so nothing ran."
+            var value = "The Swift parser did not finish reading \(label) within \(String(format: "%.1f", seconds)) s of processor time, so nothing ran."
             if nesting.deepestSquare > 12 {
                 value += " Square brackets nested \(nesting.deepestSquare) levels deep make it take exponential time; build the value in steps."
             } else {

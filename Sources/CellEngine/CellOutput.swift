@@ -2,7 +2,7 @@ import JSONCore
 
 /// Receives what a running cell produces.
 ///
-/// Thread rules: called on the thread that called ``CellEngine/execute(_:label:stamp:output:)``
+/// Thread rules: called on the thread that called ``CellEngine/execute(_:label:output:)``
 /// while the cell runs. Output written between cells by a thread an earlier cell started
 /// goes to the last cell's output (as ipykernel does), on a host reader thread: only
 /// `stream`, `display` and `comm` are called that way.

@@ -5,9 +5,10 @@ import CHostSeam
 /// library's C support includes too).
 ///
 /// The kernel starts the host with commands on descriptor 3, events on descriptor 4 (and
-/// the same numbers in the environment, for the notebook library inside the host) and
-/// snapshot announcements on descriptor 5.
-/// Standard output and error are pipes the kernel streams to the notebook.
+/// the same numbers in the environment, for the notebook library inside the host),
+/// snapshot announcements on descriptor 5 and crash reports on descriptor 6. Standard
+/// output and error are pipes the kernel streams to the notebook; a cell may close or
+/// redirect them, and the host's own channels do not depend on them.
 public enum HostChannel {
     /// The descriptor the host reads commands from.
     public static let commandDescriptor: Int32 = BB_SEAM_COMMAND_DESCRIPTOR
@@ -16,9 +17,9 @@ public enum HostChannel {
     /// The descriptor on which the host announces each snapshot (a forked copy of itself)
     /// with a socket to that copy (``SnapshotMessage/taken(pid:afterCell:)``). Sending
     /// ``SnapshotMessage/promote`` with ``descriptorCount`` descriptors on that socket makes
-    /// the copy the host, with them as its descriptors 0 to 5.
+    /// the copy the host, with them as its descriptors 0 to 6.
     public static let snapshotDescriptor: Int32 = BB_SEAM_SNAPSHOT_DESCRIPTOR
-    /// How many descriptors connect a host (0 to 5).
+    /// How many descriptors connect a host (0 to 6).
     public static let descriptorCount = Int(BB_SEAM_DESCRIPTOR_COUNT)
     /// The environment variable naming ``commandDescriptor``.
     public static let commandVariable = BB_SEAM_COMMAND_VARIABLE
@@ -30,15 +31,22 @@ public enum HostChannel {
     /// (libtorch, LiteRT), which the host runs in the background once it is ready; its
     /// `Int32` argument is 1 to also do libtorch's first-load work on a small network.
     public static let preloadSymbol = "benchbook_preload_runtimes"
-    /// The prefix of the crash frame lines a trapping cell's host writes to standard error.
-    public static let crashFrameMarker = BB_SEAM_CRASH_FRAME_MARKER
+    /// The descriptor the host's crash handler writes its report to (never standard
+    /// error, which a cell may print anything to, or close).
+    public static let crashDescriptor: Int32 = BB_SEAM_CRASH_DESCRIPTOR
+    /// The first word of a crash report's signal record (`signal <number>`).
+    public static let crashSignalRecord = BB_SEAM_CRASH_SIGNAL
+    /// The first word of a crash report's message record (`message <byte count>`, then the bytes).
+    public static let crashMessageRecord = BB_SEAM_CRASH_MESSAGE
+    /// The first word of a crash report's frame records (`frame <offset> <library>`).
+    public static let crashFrameRecord = BB_SEAM_CRASH_FRAME
 }
 
 /// A message of the snapshot channel (`bb_seam_snapshot_message`): one packet each.
 public enum SnapshotMessage: Sendable, Equatable {
     /// The host left a frozen copy of itself after a cell (the copy's socket is attached).
     case taken(pid: Int32, afterCell: Int)
-    /// The kernel makes the copy the host (its descriptors 0 to 5 are attached).
+    /// The kernel makes the copy the host (its descriptors 0 to 6 are attached).
     case promote
 
     /// Reads a packet.

@@ -23,6 +23,10 @@ public enum HostEvent: FramedMessage {
     case synced(id: Int)
     /// Code in the host opened a comm, sent on one, or closed one (a widget's state).
     case comm(CommTraffic)
+    /// The host could not leave a snapshot after execution `afterCell` (sent before the
+    /// ``done(_:)`` of that execution, so its cell says so at once): a crash now would
+    /// bring back an older state.
+    case snapshotFailed(afterCell: Int, reason: String)
 
     /// A display or an update of one.
     public struct Display: Sendable, Equatable {
@@ -97,6 +101,8 @@ public enum HostEvent: FramedMessage {
             return ["event": "synced", "id": .number(Double(id))]
         case .comm(let traffic):
             return JSONValue.object(traffic.members).merging(["event": "comm"])
+        case .snapshotFailed(let afterCell, let reason):
+            return ["event": "snapshot_failed", "after": .number(Double(afterCell)), "reason": .string(reason)]
         }
     }
 
@@ -135,6 +141,9 @@ public enum HostEvent: FramedMessage {
         case "comm":
             guard let traffic = CommTraffic(json: json) else { throw unknown }
             self = .comm(traffic)
+        case "snapshot_failed":
+            guard let after = json["after"]?.intValue else { throw unknown }
+            self = .snapshotFailed(afterCell: after, reason: json["reason"]?.stringValue ?? "")
         default:
             throw unknown
         }

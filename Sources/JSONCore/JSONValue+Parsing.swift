@@ -4,6 +4,9 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var reason: String
     /// The byte offset in the input where reading stopped.
     public var offset: Int
+    /// True when the text was refused for a limit the caller set (too many values), not
+    /// for its syntax.
+    public var exceededLimit = false
 
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
@@ -14,16 +17,41 @@ extension JSONValue {
     public static let maximumNestingDepth = 512
 
     /// Reads one JSON value from UTF-8 text (RFC 8259), with nothing but whitespace after it.
-    /// - Parameter bytes: the text's UTF-8 bytes.
-    /// - Throws: ``JSONParseError`` for text that is not JSON or nests deeper than
-    ///   ``maximumNestingDepth``.
-    public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes) throws(JSONParseError) {
-        let storage = Array(bytes)
-        let parsed: Result<JSONValue, JSONParseError> = storage.withUnsafeBufferPointer { buffer in
-            var reader = JSONReader(bytes: buffer)
-            return Result { () throws(JSONParseError) in try reader.readDocument() }
+    /// - Parameters:
+    ///   - bytes: the text's UTF-8 bytes.
+    ///   - maximumValues: refuse text with more values than this (each object, array,
+    ///     string, number, boolean and null counts one), so that the work and memory one
+    ///     input can cost are bounded; nil for no limit.
+    ///   - validatingUTF8: refuse bytes that are not UTF-8 inside strings (without it they
+    ///     are read as U+FFFD).
+    /// - Throws: ``JSONParseError`` for text that is not JSON, nests deeper than
+    ///   ``maximumNestingDepth`` or passes a limit.
+    public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes, maximumValues: Int? = nil,
+                                          validatingUTF8: Bool = false) throws(JSONParseError) {
+        let limits = JSONReader.Limits(remainingValues: maximumValues ?? .max, validatesUTF8: validatingUTF8)
+        let parsed = bytes.withContiguousStorageIfAvailable { buffer in Self.parse(buffer, limits: limits) }
+            ?? Array(bytes).withUnsafeBufferPointer { Self.parse($0, limits: limits) }
+        self = try parsed.get().value
+    }
+
+    /// ``init(parsing:maximumValues:validatingUTF8:)``, also returning how many values the
+    /// text held (for a budget shared by several texts).
+    public static func parsing<Bytes: Collection<UInt8>>(_ bytes: Bytes, maximumValues: Int,
+                                                         validatingUTF8: Bool) throws(JSONParseError) -> (value: JSONValue, count: Int) {
+        let limits = JSONReader.Limits(remainingValues: maximumValues, validatesUTF8: validatingUTF8)
+        let parsed = bytes.withContiguousStorageIfAvailable { buffer in Self.parse(buffer, limits: limits) }
+            ?? Array(bytes).withUnsafeBufferPointer { Self.parse($0, limits: limits) }
+        let result = try parsed.get()
+        return (result.value, maximumValues - result.remaining)
+    }
+
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>,
+                              limits: JSONReader.Limits) -> Result<(value: JSONValue, remaining: Int), JSONParseError> {
+        var reader = JSONReader(bytes: buffer, limits: limits)
+        return Result { () throws(JSONParseError) in
+            let value = try reader.readDocument()
+            return (value, reader.limits.remainingValues)
         }
-        self = try parsed.get()
     }
 
     /// Reads one JSON value from text.
@@ -36,11 +64,22 @@ extension JSONValue {
 
 /// A recursive-descent reader over UTF-8 bytes.
 private struct JSONReader {
+    /// What the caller bounded.
+    struct Limits {
+        /// Values still allowed.
+        var remainingValues: Int
+        var validatesUTF8: Bool
+    }
+
     let bytes: UnsafeBufferPointer<UInt8>
     var offset = 0
     var depth = 0
+    var limits: Limits
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
 
     mutating func readDocument() throws(JSONParseError) -> JSONValue {
         let value = try readValue()
@@ -58,6 +97,12 @@ private struct JSONReader {
     private mutating func readValue() throws(JSONParseError) -> JSONValue {
         skipWhitespace()
         guard offset < bytes.count else { throw failure("unexpected end of input") }
+        guard limits.remainingValues > 0 else {
+            var error = failure("more values than the limit allows")
+            error.exceededLimit = true
+            throw error
+        }
+        limits.remainingValues -= 1
         switch bytes[offset] {
         case UInt8(ascii: "{"): return try readObject()
         case UInt8(ascii: "["): return try readArray()
@@ -171,6 +216,12 @@ private struct JSONReader {
                 return String(decoding: scalars, as: UTF8.self)
             }
             if byte < 0x20 { throw failure("control character in a string") }
+            if byte >= 0x80 && limits.validatesUTF8 {
+                let length = Self.utf8Length(at: offset, in: bytes)
+                guard length > 0 else { throw failure("bytes that are not UTF-8 in a string") }
+                offset += length
+                continue
+            }
             guard byte == UInt8(ascii: "\\") else { offset += 1; continue }
             scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
             offset += 1
@@ -226,5 +277,26 @@ private struct JSONReader {
             offset += 1
         }
         return value
+    }
+
+    /// The length of the UTF-8 sequence at `index` (2 to 4 bytes), or 0 when it is not
+    /// valid UTF-8 (overlong forms, surrogates and values past U+10FFFF are not).
+    static func utf8Length(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let lead = bytes[index]
+        let length: Int, minimum: UInt32
+        var value: UInt32
+        switch lead {
+        case 0xC0...0xDF: (length, minimum, value) = (2, 0x80, UInt32(lead & 0x1F))
+        case 0xE0...0xEF: (length, minimum, value) = (3, 0x800, UInt32(lead & 0x0F))
+        case 0xF0...0xF7: (length, minimum, value) = (4, 0x10000, UInt32(lead & 0x07))
+        default: return 0
+        }
+        guard index + length <= bytes.count else { return 0 }
+        for next in bytes[(index + 1)..<(index + length)] {
+            guard next & 0xC0 == 0x80 else { return 0 }
+            value = value << 6 | UInt32(next & 0x3F)
+        }
+        guard value >= minimum, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return 0 }
+        return length
     }
 }

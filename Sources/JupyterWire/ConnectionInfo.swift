@@ -1,7 +1,12 @@
+internal import CConnectionFile
 import Foundation
 
 /// The connection file a Jupyter client writes before starting the kernel.
-public struct ConnectionInfo: Sendable, Decodable {
+///
+/// Read with `CConnectionFile`, the reader `benchbook-kernel-launcher` uses too, so the
+/// launcher and the kernel cannot read one file two ways: strict JSON, a name written twice
+/// refused (escaped or not), each error naming the field and what was wrong.
+public struct ConnectionInfo: Sendable, Equatable {
     public var transport: String
     public var ip: String
     public var shellPort: Int
@@ -17,49 +22,47 @@ public struct ConnectionInfo: Sendable, Decodable {
     /// The kernel's CurveZMQ secret key (Z85, 40 characters); see ``curvePublicKey``.
     public var curveSecretKey: String?
 
-    enum CodingKeys: String, CodingKey {
-        case transport, ip, key
-        case curvePublicKey = "curve_publickey", curveSecretKey = "curve_secretkey"
-        case shellPort = "shell_port", controlPort = "control_port", stdinPort = "stdin_port"
-        case iopubPort = "iopub_port", heartbeatPort = "hb_port", signatureScheme = "signature_scheme"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        transport = try c.decodeIfPresent(String.self, forKey: .transport) ?? "tcp"
-        ip = try c.decodeIfPresent(String.self, forKey: .ip) ?? "127.0.0.1"
-        shellPort = try c.decode(Int.self, forKey: .shellPort)
-        controlPort = try c.decode(Int.self, forKey: .controlPort)
-        stdinPort = try c.decode(Int.self, forKey: .stdinPort)
-        iopubPort = try c.decode(Int.self, forKey: .iopubPort)
-        heartbeatPort = try c.decode(Int.self, forKey: .heartbeatPort)
-        signatureScheme = try c.decodeIfPresent(String.self, forKey: .signatureScheme) ?? "hmac-sha256"
-        // Only an explicit "" means "no signing"; a null key is a broken file, not a choice.
-        if c.contains(.key), try c.decodeNil(forKey: .key) {
-            throw DecodingError.valueNotFound(String.self, .init(codingPath: [CodingKeys.key], debugDescription: "null"))
-        }
-        key = try c.decodeIfPresent(String.self, forKey: .key) ?? ""
-        curvePublicKey = try c.decodeIfPresent(String.self, forKey: .curvePublicKey)
-        curveSecretKey = try c.decodeIfPresent(String.self, forKey: .curveSecretKey)
-    }
-
     /// Reads a connection file. The kernel reads it once, at start; its keys are never
     /// written to a log or an error message.
     /// - Parameter path: the path passed to the kernel as `-f {connection_file}`.
-    /// - Throws: ``ConnectionFileError`` when the file is missing or not a connection file.
+    /// - Throws: ``ConnectionFileError`` when the file cannot be read or is not a usable
+    ///   connection file; its description names the field and what was wrong.
     public init(contentsOf path: String) throws(ConnectionFileError) {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw .unreadable(path: path, reason: (error as NSError).localizedFailureReason ?? "cannot be read")
+        var file = bb_connection_file()
+        defer { bb_connection_file_free(&file) }
+        guard bb_connection_file_read(path, &file) == 0 else { throw .invalid(path: path, reason: Self.error(of: file)) }
+        self.init(file)
+    }
+
+    /// Reads connection-file text (tests, and files that are not on disk).
+    /// - Parameter text: the file's bytes.
+    /// - Throws: ``ConnectionFileError/invalid(path:reason:)`` with the path `<text>`.
+    public init(text: some Collection<UInt8>) throws(ConnectionFileError) {
+        var file = bb_connection_file()
+        defer { bb_connection_file_free(&file) }
+        let bytes = Array(text)
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { bb_connection_file_parse($0.baseAddress, $0.count, &file) }
         }
-        do { self = try JSONDecoder().decode(ConnectionInfo.self, from: data) } catch let error as DecodingError {
-            throw .invalid(path: path, reason: ConnectionFileError.reason(error))
-        } catch {
-            throw .invalid(path: path, reason: "not a JSON object")
-        }
-        if let field = outOfRangePort {
-            throw .invalid(path: path, reason: "'\(field)' is not a port number from 1 to 65535 (ZeroMQ would bind another port)")
-        }
+        guard status == 0 else { throw .invalid(path: "<text>", reason: Self.error(of: file)) }
+        self.init(file)
+    }
+
+    /// The fields of a file the C reader accepted.
+    private init(_ file: bb_connection_file) {
+        func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
+        transport = text(file.transport) ?? "tcp"
+        ip = text(file.ip) ?? "127.0.0.1"
+        key = text(file.key) ?? ""
+        signatureScheme = text(file.signature_scheme) ?? "hmac-sha256"
+        curvePublicKey = text(file.curve_publickey)
+        curveSecretKey = text(file.curve_secretkey)
+        let ports = withUnsafeBytes(of: file.ports) { Array($0.bindMemory(to: Int.self)) }
+        (shellPort, controlPort, stdinPort, iopubPort, heartbeatPort) = (ports[0], ports[1], ports[2], ports[3], ports[4])
+    }
+
+    private static func error(of file: bb_connection_file) -> String {
+        withUnsafeBytes(of: file.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     /// Every port with its field name.
@@ -68,49 +71,32 @@ public struct ConnectionInfo: Sendable, Decodable {
          "iopub_port": iopubPort, "hb_port": heartbeatPort]
     }
 
-    /// The first port field outside 1...65535, for TCP. Port 0 ("pick a free port") is refused
-    /// too: the kernel has no way to tell the client which port it picked.
-    var outOfRangePort: String? {
-        guard transport == "tcp" else { return nil }
-        return ports.first { !(1...65535).contains($0.value) }?.key
-    }
+    /// True when `ip` is an IPv6 address (TCP): the sockets must be made IPv6 sockets
+    /// (`ZMQ_IPV6`), which take IPv4 connections too.
+    public var isIPv6: Bool { transport == "tcp" && ip.contains(":") }
 
-    /// The ZeroMQ endpoint of a port: `tcp://ip:port`, or `ipc://ip-port` for ipc.
+    /// The ZeroMQ endpoint of a port: `tcp://ip:port`, or `ipc://ip-port` for ipc. An IPv6
+    /// address is written in brackets (`tcp://[::1]:5555`); `localhost` is the IPv4 loopback,
+    /// `127.0.0.1`, as jupyter_client's own `localhost()` (ZeroMQ binds addresses and
+    /// interface names, and does not resolve host names).
     public func endpoint(port: Int) -> String {
-        transport == "ipc" ? "ipc://\(ip)-\(port)" : "\(transport)://\(ip):\(port)"
+        if transport == "ipc" { return "ipc://\(ip)-\(port)" }
+        let host = ip == "localhost" ? "127.0.0.1" : isIPv6 && !ip.hasPrefix("[") ? "[\(ip)]" : ip
+        return "tcp://\(host):\(port)"
     }
 }
 
 /// Why a connection file could not be used. The description names the file and the
-/// field, never a value from it (the file holds the signing and encryption keys).
+/// field, never a value of its keys (the file holds the signing and encryption keys).
 public enum ConnectionFileError: Error, CustomStringConvertible, Equatable {
-    /// The file is missing or cannot be read.
-    case unreadable(path: String, reason: String)
-    /// The file is not JSON, or a field is missing or has the wrong type.
+    /// The file cannot be read, or is not a usable connection file; `reason` says which
+    /// field and what was wrong (from the shared reader).
     case invalid(path: String, reason: String)
 
     public var description: String {
         switch self {
-        case .unreadable(let path, let reason):
-            "cannot read the connection file \(path) (\(reason)); the Jupyter client writes it before starting the kernel"
         case .invalid(let path, let reason):
             "the connection file \(path) is not usable: \(reason)"
-        }
-    }
-
-    /// The field a decoding error is about, without the value that was found.
-    static func reason(_ error: DecodingError) -> String {
-        func field(_ path: [CodingKey], _ key: CodingKey? = nil) -> String {
-            let names = (path + (key.map { [$0] } ?? [])).map(\.stringValue)
-            return names.isEmpty ? "the file" : "'\(names.joined(separator: "."))'"
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "\(field(context.codingPath, key)) is missing"
-        case .typeMismatch(_, let context): return "\(field(context.codingPath)) has the wrong type"
-        case .valueNotFound(_, let context): return "\(field(context.codingPath)) is null"
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not valid JSON" : "\(field(context.codingPath)) is not readable"
-        @unknown default: return "not a connection file"
         }
     }
 }

@@ -189,6 +189,17 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// The processor time the process has used so far (user and system, all its threads),
+    /// in seconds, or nil once it is gone. Unlike wall time, it does not grow while other
+    /// processes have the processors.
+    public var processorSeconds: Double? {
+        var clock = clockid_t()
+        guard clock_getcpuclockid(pid, &clock) == 0 else { return nil }
+        var time = timespec()
+        guard clock_gettime(clock, &time) == 0 else { return nil }
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
     /// Waits until the process exits and reaps it.
     /// - Returns: how it ended.
     public func waitForExit() -> ExitStatus {

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Listening TCP sockets that `benchbook-kernel-launcher` bound before it became this
+/// Listening TCP sockets (IPv4 or IPv6) that `benchbook-kernel-launcher` bound before it became this
 /// process, so that a client connecting at once is never refused (see the launcher).
 ///
 /// The launcher names them in `BENCHBOOK_LISTENING_SOCKETS` as `<port>:<fd>,...`.
@@ -33,16 +33,19 @@ public enum InheritedListeners {
         return sockets
     }
 
-    /// True when `fd` is a listening TCP socket bound to `port`.
+    /// True when `fd` is a listening TCP socket (IPv4 or IPv6) bound to `port`.
     static func isListening(_ fd: Int32, onPort port: Int) -> Bool {
         var accepting: Int32 = 0
         var size = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &size) == 0, accepting == 1 else { return false }
-        var address = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        var address = sockaddr_in6()
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
         let named = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        return named == 0 && Int32(address.sin_family) == AF_INET && Int(UInt16(bigEndian: address.sin_port)) == port
+        guard named == 0 else { return false }
+        // sin_port and sin6_port are at the same offset, after the family.
+        let family = Int32(address.sin6_family)
+        return (family == AF_INET || family == AF_INET6) && Int(UInt16(bigEndian: address.sin6_port)) == port
     }
 }

@@ -35,19 +35,33 @@ public enum Subreaper {
         }
     }
 
+    /// Ends the processes this one adopted that no ``ChildProcess`` owns and `spared` does
+    /// not name, with everything they started, and reaps them: what a cell host's cells
+    /// left behind in sessions of their own once the host is gone (see ``ProcessTree``).
+    /// Killing one may hand its children to this process; they are ended in the next round.
+    /// - Parameter spared: adopted processes to leave alone (the snapshot about to become
+    ///   the host).
+    /// - Returns: how many processes were ended.
+    @discardableResult
+    public static func endAdoptedOrphans(sparing spared: Set<Int32>) -> Int {
+        var ended = 0
+        for _ in 0..<8 {
+            let orphans = ChildProcess.registry.withLock { owned in
+                children().filter { !owned.contains($0) && !spared.contains($0) && !ProcessTree.hasExited($0) }
+            }
+            guard !orphans.isEmpty else { break }
+            ended += ProcessTree.kill(orphans)
+            for pid in orphans {
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, 0)
+            }
+        }
+        reapAdoptedOrphans { !spared.contains($0) }
+        return ended
+    }
+
     /// This process's children, from `/proc/self/task/*/children`.
     static func children() -> [Int32] {
-        guard let tasks = opendir("/proc/self/task") else { return [] }
-        defer { closedir(tasks) }
-        var found: [Int32] = []
-        while let entry = readdir(tasks) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.first?.isNumber == true,
-                  let file = try? FileDescriptor.open("/proc/self/task/\(name)/children"),
-                  let bytes = try? file.readToEnd() else { continue }
-            file.close()
-            found += String(decoding: bytes, as: UTF8.self).split(separator: " ").compactMap { Int32($0) }
-        }
-        return found
+        ProcessStatistics.children(of: getpid())
     }
 }

@@ -11,6 +11,38 @@ extension SerialBenchmarkTests {
     static let fast = BenchmarkOptions(
         warmupRuns: 3, minimumWarmupSeconds: 0, minimumRuns: 20, minimumSeconds: 0.02, showsProgress: false)
 
+    /// Issue 37, item 8: a body that takes nanoseconds made 11.3 M samples in a second.
+    @Test func pastTheSampleCapNeighboursAreSummarisedAndEveryRunCounted() throws {
+        var calls = 0
+        var options = BenchmarkOptions(warmupRuns: 0, minimumWarmupSeconds: 0, minimumRuns: 1, minimumSeconds: 0.05,
+                                       showsProgress: false)
+        options.maximumSamples = 64
+        let result = try Benchmark("tiny", options: options).run { calls += 1 }
+        let each = try #require(result.runsPerSample)
+        #expect(result.samples.count <= 64 && result.samples.count >= 32, "merged two by two at 64")
+        #expect(each > 1 && each & (each - 1) == 0, "a power of two")
+        #expect(result.runCount == result.samples.count * each)
+        #expect(calls == 1 + result.runCount, "the first run, then every measured run (no warm-up)")
+        #expect(result.cpuSamples?.count == result.samples.count, "CPU times summarised like the run times")
+        #expect(result.summary.contains("\(result.runCount.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) runs (kept as"))
+        #expect(result.summary.contains("samples of \(each) runs each"))
+        let reread = try JSONDecoder().decode(BenchmarkResult.self, from: JSONEncoder().encode(result))
+        #expect(reread.runCount == result.runCount && reread.runsPerSample == each)
+        #expect(result.compared(with: reread).runs == result.runCount, "a comparison counts runs, not samples")
+    }
+
+    @Test func aRecordWrittenBeforeTheCapStillReads() throws {
+        let result = try Benchmark("sleep", options: Self.fast).run { usleep(100) }
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(result)) as? [String: Any])
+        object["runs"] = nil
+        object["runsPerSample"] = nil
+        var options = try #require(object["options"] as? [String: Any])
+        options["maximumSamples"] = nil
+        object["options"] = options
+        let old = try JSONDecoder().decode(BenchmarkResult.self, from: JSONSerialization.data(withJSONObject: object))
+        #expect(old.runCount == old.samples.count && old.options.maximumSamples == BenchmarkOptions.defaultMaximumSamples)
+    }
+
     @Test func runsUntilBothMinimumsAreMet() throws {
         var calls = 0
         let result = try Benchmark("sleep", options: Self.fast).run {

@@ -108,6 +108,31 @@ import Testing
         #expect(missingRange.contains("\(range.path) cannot be read (No such file or directory)"))
     }
 
+    /// Issue 37, item 8: past the sample cap, energy samples summarise the runs the run
+    /// times' samples do (same index, same runs), and every run's joules are still counted.
+    @Test func pastTheSampleCapEnergySamplesSummariseTheSameRuns() throws {
+        let root = try Self.powercap([("intel-rapl:0", "package-0", 1_000_000_000, 0)])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let availability = EnergyMeter.open(root: root.path)
+        var costs = RunCosts(energy: availability, maximumSamples: 4)
+        var times = SampleGroups(maximumSamples: 4)
+        var counter: UInt64 = 0
+        for run in 1...6 {   // run i costs i mJ
+            let mark = costs.begin()
+            counter += UInt64(run) * 1000
+            try Self.setEnergy(counter, of: "intel-rapl:0", in: root)
+            costs.end(mark)
+            _ = times.add(UInt64(run))
+        }
+        let energy = costs.energy(inner: 1)
+        // 4 samples reached at run 4: pairs merged; runs 5 and 6 make the third pair.
+        #expect(times.runsPerSample == 2 && times.sums == [3, 7, 11])
+        #expect(energy.packageSamples.count == 3)
+        for (sample, expected) in zip(energy.packageSamples, [0.0015, 0.0035, 0.0055]) { #expect(close(sample, expected)) }
+        #expect(close(energy.joulesPerRun[0], 0.021 / 6), "every run counted")
+        #expect(costs.cpuSeconds(inner: 1).count == 3)
+    }
+
     @Test func aCounterLostMidwayThrowsAndRunCostsSayWhy() throws {
         let root = try Self.powercap([("intel-rapl:0", "package-0", 1_000_000, 100)])
         defer { try? FileManager.default.removeItem(at: root) }
@@ -116,7 +141,7 @@ import Testing
             Issue.record("the meter did not open")
             return
         }
-        var costs = RunCosts(energy: availability)
+        var costs = RunCosts(energy: availability, maximumSamples: BenchmarkOptions.defaultMaximumSamples)
         let mark = costs.begin()
         try Self.setEnergy(2_100, of: "intel-rapl:0", in: root)
         costs.end(mark)

@@ -87,27 +87,24 @@ import Testing
     }
 }
 
-/// Reading the client's header date, which tells an interrupt meant for an earlier cell of the same session.
-@Suite struct MessageDateTests {
-    @Test(arguments: [
-        ("2026-12-01T10:00:00.123456Z", 1_796_119_200.123456),
-        ("2026-12-01T10:00:00.000999Z", 1_796_119_200.000999),
-        ("2026-12-01T10:00:00.5+00:00", 1_796_119_200.5),
-        ("2026-12-01T11:00:00.25+01:00", 1_796_119_200.25),
-        ("2026-12-01T10:00:00Z", 1_796_119_200.0),
-    ])
-    func datesAreReadToTheMicrosecond(text: String, seconds: Double) throws {
-        var header = MessageHeader(messageType: "interrupt_request", session: "s")
-        header.date = text
-        let date = try #require(header.sentDate)
-        #expect(abs(date.timeIntervalSince1970 - seconds) < 0.000_001)
-        #expect(header.clientStamp.session == "s")
+/// Which stdin message answers an input request (issue 37: a stale reply answered the next question).
+@Suite struct InputReplyMatchTests {
+    let match = InputReplyMatch(requestID: "request-2")
+
+    func message(_ type: String, parent: String?, value: String = "x") -> Message {
+        let parentHeader: JSONValue = parent.map { ["msg_id": .string($0), "msg_type": "input_request"] } ?? [:]
+        return Message(header: MessageHeader(messageType: type, session: "client"), parentHeaderJSON: parentHeader,
+                       content: ["value": .string(value)])
     }
 
-    @Test func anUnreadableDateGivesNoStamp() {
-        var header = MessageHeader(messageType: "interrupt_request", session: "s")
-        header.date = "yesterday"
-        #expect(header.sentDate == nil)
-        #expect(header.clientStamp.date == nil)
+    @Test func aReplyToThisRequestOrWithoutAParentIsTheAnswer() {
+        #expect(match.verdict(on: message("input_reply", parent: "request-2", value: "REAL")) == .answer("REAL"))
+        #expect(match.verdict(on: message("input_reply", parent: nil, value: "typed")) == .answer("typed"),
+                "jupyter_client's input() sends no parent")
+    }
+
+    @Test func aReplyToAnotherRequestOrAnotherMessageAnswersNothing() {
+        #expect(match.verdict(on: message("input_reply", parent: "request-1", value: "STALE")) != .answer("STALE"))
+        #expect(match.verdict(on: message("execute_request", parent: nil)) != .answer("x"))
     }
 }

@@ -55,10 +55,16 @@ import Testing
         guard case .loadFailed(let library, let message)? = try host.next() else { Issue.record("no load failure"); return }
         #expect(library == "/nonexistent/libCell1.so")
         #expect(message.contains("No such file"))
+        // This host has no snapshot channel: after each run it says so, before the run's
+        // answer (as a cell says at once that no snapshot was kept).
+        let noChannel = HostEvent.snapshotFailed(afterCell: 2, reason: "the host's snapshot channel (descriptor 5) was closed")
+        #expect(try host.next() == noChannel)
         guard case .done(.couldNotRun)? = try host.next() else { Issue.record("run of a missing library"); return }
+        guard case .snapshotFailed(afterCell: 3, _)? = try host.next() else { Issue.record("no snapshot failure"); return }
         guard case .done(.couldNotRun(let missing))? = try host.next() else { Issue.record("run of a missing symbol"); return }
         #expect(missing.contains("no_such_entry"))
         #expect(try host.next() == .synced(id: 41))
+        guard case .snapshotFailed(afterCell: 3, _)? = try host.next() else { Issue.record("no snapshot failure"); return }
         host.commands.close()
         #expect(host.process.waitForExit() == .exited(code: 0), "the host ends when the kernel closes its pipe")
         #expect(try host.next() == nil)

@@ -47,7 +47,7 @@ import Testing
         var sent = streams.take(Array("out 1\n".utf8), from: .stdout, now: now)
         sent += streams.take(Array("err 1\n".utf8), from: .stderr, now: now)
         sent += streams.take(Array("out 2\n".utf8), from: .stdout, now: now)
-        sent += streams.finish(showingHeldBack: true)
+        sent += streams.finish(crash: nil)
         #expect(sent == [.init(name: .stdout, text: "out 1\n"), .init(name: .stderr, text: "err 1\n"), .init(name: .stdout, text: "out 2\n")])
     }
 
@@ -64,7 +64,7 @@ import Testing
         var streams = streams()
         var sent = streams.take(Array("Cell3.Point\n".utf8), from: .stdout, now: .now)
         sent += streams.take(Array("Cell3.Point\n".utf8), from: .stderr, now: .now)
-        sent += streams.finish(showingHeldBack: true)
+        sent += streams.finish(crash: nil)
         #expect(sent == [.init(name: .stdout, text: "Cell3.Point\n"), .init(name: .stderr, text: "Point\n")])
     }
 
@@ -74,7 +74,7 @@ import Testing
         var sent: [CellStreams.Chunk] = []
         for _ in 0..<50 { sent += streams.take(line, from: .stdout, now: .now) }
         for _ in 0..<5 { sent += streams.take(Array("e\n".utf8), from: .stderr, now: .now) }
-        sent += streams.finish(showingHeldBack: true)
+        sent += streams.finish(crash: nil)
         let shownOutput = sent.filter { $0.name == .stdout }.map(\.text).joined()
         #expect(shownOutput.utf8.count == 1_000)
         let notices = sent.filter { $0.text.contains("[Output limit") }.map(\.text)
@@ -92,7 +92,7 @@ import Testing
         try Data().write(to: blocked)  // a file where the folder would be
         var streams = streams(limit: OutputLimit(bytes: 10))
         var sent = streams.take(Array("0123456789abcdef\n".utf8), from: .stdout, now: .now)
-        sent += streams.finish(showingHeldBack: true)
+        sent += streams.finish(crash: nil)
         let summary = try #require(sent.last?.text)
         #expect(summary.contains(folder.appendingPathComponent("work/benchbook-output/In7-stdout.txt").path))
         #expect(summary.contains("deleted when the kernel stops"))
@@ -142,5 +142,35 @@ import Testing
             Issue.record("the wait ended without the item")
         }
         await appender.value
+    }
+}
+
+/// Issue 37, item 5: text shaped like a crash is the cell's unless the host's crash report
+/// (its own channel) says the runtime wrote it.
+@Suite struct CellStreamsCrashTests {
+    func streams() -> CellStreams {
+        CellStreams(limit: .none) { OutputSpill(label: "In[1]", workingDirectory: URL(fileURLWithPath: "/tmp"),
+                                                fallback: URL(fileURLWithPath: "/tmp")) }
+    }
+
+    @Test func heldTextIsShownInItsPlaceWhenTheCellWritesOn() {
+        var streams = streams()
+        var sent = streams.take(Array("In[3]:1: Fatal error: not really\n".utf8), from: .stderr, now: .now)
+        #expect(sent.isEmpty, "held until the cell writes on")
+        sent += streams.take(Array("next\n".utf8), from: .stdout, now: .now)
+        sent += streams.finish(crash: nil)
+        #expect(sent == [.init(name: .stderr, text: "In[3]:1: Fatal error: not really\n"), .init(name: .stdout, text: "next\n")])
+    }
+
+    @Test func theRuntimesMessageIsTakenOutOnlyWhenTheCrashReportNamesIt() {
+        let written = "In[3]:2: Fatal error: boom\n"
+        var crashed = streams()
+        var sent = crashed.take(Array((written + "Current stack trace:\n0    libswiftCore.so 0x00007f 0 x + 1\n").utf8), from: .stderr, now: .now)
+        sent += crashed.finish(crash: CrashReport(signal: 4, writtenMessage: written))
+        #expect(sent.map(\.text).joined().isEmpty)
+        var other = streams()
+        sent = other.take(Array(written.utf8), from: .stderr, now: .now)
+        sent += other.finish(crash: CrashReport(signal: 11, writtenMessage: nil))
+        #expect(sent.map(\.text).joined() == written, "a crash without that message leaves the cell's text alone")
     }
 }

@@ -18,7 +18,7 @@ import Testing
         _ = state.hostSynced(host1)
         let kept = state.snapshotTaken(by: host1, afterCell: after)
         #expect(kept)
-        _ = state.beginCompile(second, stamp: nil)
+        _ = state.beginCompile(second)
         #expect(state.endCompile(second, succeeded: true) == [.sendRun(second, host1)])
         return state
     }
@@ -26,8 +26,8 @@ import Testing
     @Test func aCrashPromotesTheSnapshotAndTheCellEndsOnceItAnswers() {
         var state = runningWithSnapshot()
         #expect(state.hostExited(host1, status: crash) == [.promoteSnapshot(host2), .startRestoreTimer(host2)])
-        #expect(state.cell == .recovering(.init(id: second, stamp: nil)))
-        #expect(state.interrupt(nil) == [], "nothing runs while the snapshot is promoted")
+        #expect(state.cell == .recovering(.init(id: second)))
+        #expect(state.interrupt() == [], "nothing runs while the snapshot is promoted")
         #expect(state.hostSynced(host2) == [.finishRun(second, .hostRestored(crash, afterInterrupt: false, restoredAfter: 1))])
         #expect(state.host == .ready(host2) && state.cell == .idle)
         #expect(state.snapshot == nil, "a promoted snapshot is used up")
@@ -35,7 +35,7 @@ import Testing
 
     @Test func aHostKilledAfterTheGracePeriodIsRestoredToo() {
         var state = runningWithSnapshot()
-        _ = state.interrupt(nil)
+        _ = state.interrupt()
         #expect(state.graceExpired(second) == [.killHost(host1)])
         #expect(state.hostExited(host1, status: .signalled(signal: SIGKILL)) == [.promoteSnapshot(host2), .startRestoreTimer(host2)])
         #expect(state.hostSynced(host2) == [
@@ -68,7 +68,7 @@ import Testing
         _ = state.hostSynced(host1)
         _ = state.snapshotTaken(by: host1, afterCell: 4)
         #expect(state.hostExited(host1, status: crash) == [.promoteSnapshot(host2), .startRestoreTimer(host2)])
-        _ = state.beginCompile(second, stamp: nil)
+        _ = state.beginCompile(second)
         #expect(state.endCompile(second, succeeded: true) == [], "the cell waits for the restored host")
         #expect(state.hostSynced(host2) == [.reportHostRestored(crash, afterCell: 4), .sendRun(second, host2)])
     }
@@ -86,7 +86,7 @@ import Testing
         var state = SupervisorState()
         _ = state.start()
         _ = state.hostSynced(host1)
-        _ = state.beginCompile(second, stamp: nil)
+        _ = state.beginCompile(second)
         _ = state.endCompile(second, succeeded: true)
         #expect(state.hostExited(host1, status: crash) == [
             .finishRun(second, .hostExited(crash, afterInterrupt: false)), .spawnHost(host2, reload: true),

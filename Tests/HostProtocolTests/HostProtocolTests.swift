@@ -25,6 +25,7 @@ import Testing
         .done(.returned(1)), .done(.couldNotRun("undefined symbol: x")),
         .loadFailed(library: "/tmp/libCell2.so", message: "no such file"), .synced(id: 9),
         .comm(CommTraffic(.message, commID: "c2", data: ["method": "update"], buffers: [[1, 2, 3, 4, 5]])),
+        .snapshotFailed(afterCell: 3, reason: "fork failed: Resource temporarily unavailable"),
     ]
 
     @Test func commBuffersAreStandardBase64InTheFrame() throws {

@@ -63,6 +63,28 @@ import Testing
         #expect(try JSONValue(parsing: #""\ud800x""#) == .string("\u{FFFD}x"))
     }
 
+    /// Issue 37, item 8: a reader's work can be bounded by the number of values.
+    @Test func aValueLimitRefusesLargerTextEarlyAndCountsEveryValue() throws {
+        let text = Array(#"{"a": [1, "two", null, true, {}], "b": 2.5}"#.utf8)
+        let read = try JSONValue.parsing(text, maximumValues: 8, validatingUTF8: false)
+        #expect(read.count == 8, "the object, the array and its five elements, and 2.5")
+        do {
+            _ = try JSONValue(parsing: text, maximumValues: 7)
+            Issue.record("a limit of seven values let eight through")
+        } catch {
+            #expect(error.exceededLimit)
+        }
+    }
+
+    @Test func utf8IsCheckedWhenAsked() throws {
+        let bad: [UInt8] = Array(#"{"s": ""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8)
+        #expect(try JSONValue(parsing: bad) == ["s": "\u{FFFD}\u{FFFD}"], "repaired without the check")
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: bad, validatingUTF8: true) }
+        let overlong: [UInt8] = Array(#"""#.utf8) + [0xC0, 0xAF] + Array(#"""#.utf8)
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: overlong, validatingUTF8: true) }
+        #expect(try JSONValue(parsing: Array(#""é€😀""#.utf8), validatingUTF8: true) == "é€😀")
+    }
+
     /// Foundation's parse result as a JSONValue.
     static func value(from object: Any) -> JSONValue {
         switch object {

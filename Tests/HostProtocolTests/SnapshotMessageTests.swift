@@ -29,8 +29,9 @@ import Testing
     }
 
     @Test func theDescriptorsAreTheSeamsNumbers() {
-        #expect([HostChannel.commandDescriptor, HostChannel.eventDescriptor, HostChannel.snapshotDescriptor] == [3, 4, 5])
-        #expect(HostChannel.descriptorCount == 6)
+        #expect([HostChannel.commandDescriptor, HostChannel.eventDescriptor, HostChannel.snapshotDescriptor,
+                  HostChannel.crashDescriptor] == [3, 4, 5, 6])
+        #expect(HostChannel.descriptorCount == 7)
         #expect(HostChannel.commandVariable == "BENCHBOOK_COMMAND_FD")
         #expect(HostChannel.serveSymbol == "benchbook_cell_host_serve")
     }

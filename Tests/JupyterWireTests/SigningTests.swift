@@ -87,11 +87,19 @@ final class FramingTests: XCTestCase {
 
     func testConnectionFileEndpoints() throws {
         let json = #"{"shell_port": 1, "iopub_port": 2, "stdin_port": 3, "control_port": 4, "hb_port": 5, "ip": "127.0.0.1", "key": "k", "transport": "tcp", "signature_scheme": "hmac-sha256"}"#
-        let info = try JSONDecoder().decode(ConnectionInfo.self, from: Data(json.utf8))
+        let info = try ConnectionInfo(text: Array(json.utf8))
         XCTAssertEqual(info.endpoint(port: info.shellPort), "tcp://127.0.0.1:1")
         var ipc = info
         ipc.transport = "ipc"
         ipc.ip = "/tmp/kernel"
         XCTAssertEqual(ipc.endpoint(port: 5), "ipc:///tmp/kernel-5")
+        var ipv6 = info
+        ipv6.ip = "::1"
+        XCTAssertTrue(ipv6.isIPv6)
+        XCTAssertEqual(ipv6.endpoint(port: 7), "tcp://[::1]:7")
+        var local = info
+        local.ip = "localhost"
+        XCTAssertFalse(local.isIPv6)
+        XCTAssertEqual(local.endpoint(port: 8), "tcp://127.0.0.1:8", "ZeroMQ does not resolve host names when it binds")
     }
 }

@@ -37,6 +37,28 @@ import Testing
         #expect(Set(tracker.pids).count == 1)
     }
 
+    /// Issue 37, item 8: a processor-time budget does not run out while the helper waits
+    /// (here `sleep`, which uses none), only while it works (a shell loop).
+    @Test func aProcessorBudgetCountsWorkNotWaiting() throws {
+        let sleeper = Self.helper("/bin/sleep", ["3"])
+        defer { sleeper.stop() }
+        let started = ContinuousClock.now
+        #expect(throws: HelperProcess.ExchangeError.self) {
+            try sleeper.exchange([1], deadline: .now + .seconds(1), processorSeconds: 0.2)
+        }
+        #expect(ContinuousClock.now - started >= .seconds(0.9), "only the wall-clock guard stopped it")
+        let spinner = Self.helper("/bin/sh", ["-c", "while :; do :; done"])
+        defer { spinner.stop() }
+        let spun = ContinuousClock.now
+        do {
+            _ = try spinner.exchange([1], deadline: .now + .seconds(60), processorSeconds: 0.3)
+            Issue.record("a helper that spins answered")
+        } catch {
+            #expect(error == .timedOut(.signalled(signal: SIGKILL)))
+        }
+        #expect(ContinuousClock.now - spun < .seconds(30), "the budget stopped it, long before the guard")
+    }
+
     @Test func aRequestPastItsDeadlineKillsTheHelperAndTheNextStartsAnother() throws {
         let tracker = Tracker()
         let silent = Self.helper("/bin/sleep", ["1000"])

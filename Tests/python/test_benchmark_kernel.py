@@ -83,3 +83,31 @@ recorded
     assert record["inputShape"] == [1, 28, 28]
     assert len(record["result"]["samples"]) == record["result"]["statistics"]["count"] >= 10
     assert "recorded in" in results(outputs)[0]
+
+
+def test_a_benchmark_of_a_tiny_body_keeps_a_bounded_record(tmp_path):
+    """Issue 37, item 8: `%benchmark x` over `1 + 1` wrote 11.3 M samples into a 228 MB
+    record. Past the sample cap, neighbouring runs are summarised two by two (each sample
+    the mean of as many runs), so the record stays small and still counts every run."""
+    from jupyter_client.manager import start_new_kernel
+    from conftest import KERNEL_NAME
+    import os
+    km, kc = start_new_kernel(kernel_name=KERNEL_NAME, startup_timeout=60,
+                              env=dict(os.environ, BENCHBOOK_RESULTS_DIR=str(tmp_path)))
+    try:
+        started = time.monotonic()
+        reply, outputs = run_cell(kc, "%benchmark tiny\n1 + 1")
+        elapsed = time.monotonic() - started
+        assert reply["status"] == "ok", errors(outputs)
+        [file] = tmp_path.glob("tiny-1t-*.json")
+        assert file.stat().st_size < 5_000_000, file.stat().st_size
+        result = json.loads(file.read_text())["result"]
+        samples = len(result["samples"])
+        assert samples <= 100_000 and result["statistics"]["count"] == samples
+        assert result["runs"] == samples * result["runsPerSample"] > samples, (result["runs"], samples)
+        shown = results(outputs)[0]
+        assert f"{result['runs']:,} runs" in shown and "runs each" in shown, shown
+        assert elapsed < 60, f"the cell took {elapsed:.1f} s"   # a hang guard (it took 10 s, the runs 1.5 s)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)

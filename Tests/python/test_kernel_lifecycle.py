@@ -228,3 +228,83 @@ def test_no_orphans_when_the_process_that_started_the_kernel_is_killed(private_t
                     p.kill()
                 except psutil.NoSuchProcess:
                     pass
+
+
+DETACHING_CELL = r'''
+import Glibc
+func spawn(_ arguments: [String], newSession: Bool) -> pid_t {
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    let pid = fork()
+    if pid == 0 {
+        if newSession { setsid() }
+        execv(arguments[0], &argv)
+        _exit(127)
+    }
+    return pid
+}
+let leader = spawn(["/bin/sleep", "611"], newSession: true)
+let launcher = spawn(["/bin/sh", "-c", "setsid /bin/sleep 612 & echo $! > PIDFILE"], newSession: false)
+var status: Int32 = 0
+waitpid(launcher, &status, 0)
+print(leader)
+'''
+
+
+def running_sleeps(pids):
+    """The pids still running `sleep` (zombies and reused pids count as gone)."""
+    left = []
+    for pid in pids:
+        try:
+            process = psutil.Process(pid)
+            if process.status() != psutil.STATUS_ZOMBIE and "sleep" in process.name():
+                left.append(pid)
+        except psutil.NoSuchProcess:
+            pass
+    return left
+
+
+def detached_children(kc, tmp_path):
+    """Runs a cell that starts a session leader (fork, setsid) and a double-forked process
+    in a session of its own (sh runs `setsid sleep &` and exits); returns their pids."""
+    pidfile = tmp_path / "double-forked.pid"
+    reply, outputs = run_cell(kc, DETACHING_CELL.replace("PIDFILE", str(pidfile)))
+    assert reply["status"] == "ok", (reply, outputs)
+    leader = int("".join(m["content"]["text"] for m in outputs if m["msg_type"] == "stream").split()[-1])
+    double = int(wait_until(lambda: pidfile.exists() and pidfile.read_text().strip()))
+    pids = [leader, double]
+    # The double-forked one runs `setsid` for a moment before it becomes `sleep`.
+    assert wait_until(lambda: running_sleeps(pids) == pids, timeout=10), running_sleeps(pids)
+    for pid in pids:
+        assert os.getsid(pid) == pid, "each leads a session of its own, outside the host's group"
+    return pids
+
+
+@pytest.mark.parametrize("how", ["shutdown", "restart", "host replaced"])
+def test_sessions_a_cell_created_end_with_the_kernel_or_its_host(private_tmp, tmp_path, how):
+    """Issue 37, item 7: processes a cell started in sessions of their own (setsid, a double
+    fork) end when the kernel shuts down or restarts, or when the host they came from is
+    replaced (the host's process group has always ended then)."""
+    km, kc = start(private_tmp)
+    try:
+        pids = detached_children(kc, tmp_path)
+        if how == "shutdown":
+            km.shutdown_kernel(now=False)   # a shutdown request, as a front end sends it
+        elif how == "restart":
+            km.restart_kernel(now=False)
+            kc.wait_for_ready(timeout=60)
+        else:
+            msg_id = kc.execute('print("benchbook-test: running")\nimport Dispatch\nDispatchSemaphore(value: 0).wait()')
+            while True:
+                msg = kc.get_iopub_msg(timeout=60)
+                if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+                    break
+            kc.control_channel.send(kc.session.msg("interrupt_request", {}))
+            reply = kc.get_shell_msg(timeout=60)["content"]
+            assert reply["ename"] == "Interrupted", reply
+        assert wait_until(lambda: not running_sleeps(pids), timeout=10), running_sleeps(pids)
+    finally:
+        kc.stop_channels()
+        if km.is_alive():
+            km.shutdown_kernel(now=True)
+        for pid in running_sleeps(pids if "pids" in locals() else []):
+            os.kill(pid, signal.SIGKILL)

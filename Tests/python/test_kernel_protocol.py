@@ -279,3 +279,45 @@ def test_kernel_info_names_the_toolchain_that_compiles_cells(kernel):
     version = kc.kernel_info(reply=True)["content"]["language_info"]["version"]
     said = subprocess.run(["swiftc", "--version"], capture_output=True, text=True).stdout
     assert f"Swift version {version} " in said, (version, said)
+
+
+def test_a_stale_input_reply_answers_no_question(kernel):
+    """Issue 37, item 1: a signed input_reply sent before the cell asks (no parent) is
+    dropped, as ipykernel drops what waits on stdin before it sends input_request; a reply
+    whose parent is another request is dropped too. Each question gets its own answer."""
+    km, kc = kernel
+    stale = kc.session.msg("input_reply", {"value": "STALE"})
+    kc.stdin_channel.send(stale)
+    time.sleep(0.5)   # it has reached the kernel before the cell asks
+    msg_id = kc.execute('let a = try input("q1? ")\nlet b = try input("q2? ")\n"\\(a) \\(b)"', allow_stdin=True)
+    first = kc.stdin_channel.get_msg(timeout=60)
+    assert first["content"]["prompt"] == "q1? "
+    # An answer to some other request, then the answer to this one.
+    other = kc.session.msg("input_reply", {"value": "OTHER"}, parent={"msg_id": "another-input-request"})
+    kc.stdin_channel.send(other)
+    kc.stdin_channel.send(kc.session.msg("input_reply", {"value": "REAL"}, parent=first["header"]))
+    second = kc.stdin_channel.get_msg(timeout=60)
+    assert second["content"]["prompt"] == "q2? "
+    kc.input("SECOND")   # jupyter_client's own reply carries no parent: it is taken
+    content, outputs = collect(kc, msg_id)
+    assert results(outputs) == ['"REAL SECOND"'], (content, outputs)
+
+
+@pytest.mark.parametrize("step_hours", [-1, 1])
+def test_an_interrupt_applies_whatever_the_clients_clock_did(kernel, step_hours):
+    """Issue 37, item 6: the client's clock steps an hour after it sent the cell; its
+    interrupt still stops the cell (no clock decides which cell an interrupt is for)."""
+    km, kc = kernel
+    msg_id = kc.execute(f'print("{RUNNING_MARKER}")\nvar n = 0\nwhile true {{ n += 1; try Interrupt.check("spin") }}')
+    deadline = time.time() + 120
+    while True:
+        msg = kc.get_iopub_msg(timeout=max(0.1, deadline - time.time()))
+        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream" \
+                and RUNNING_MARKER in msg["content"]["text"]:
+            break
+    interrupt = kc.session.msg("interrupt_request", {})
+    interrupt["header"]["date"] = interrupt["header"]["date"] + datetime.timedelta(hours=step_hours)
+    kc.control_channel.send(interrupt)
+    content, _ = collect(kc, msg_id, timeout=30)
+    assert content["status"] == "error" and content["ename"] == "InterruptedError", content
+    still_answers(kc)

@@ -316,9 +316,9 @@ def test_a_broken_connection_file_is_named_without_its_contents(tmp_path):
 
 
 @pytest.mark.parametrize("field,value,said", [
-    ("shell_port", -1, "'shell_port' is not a port number from 1 to 65535"),      # bound 65535 before
-    ("hb_port", 100000, "'hb_port' is not a port number from 1 to 65535"),        # bound 34464 before
-    ("iopub_port", 0, "'iopub_port' is not a port number from 1 to 65535"),       # the client could not learn it
+    ("shell_port", -1, "'shell_port' is -1, not a port number from 1 to 65535"),      # bound 65535 before
+    ("hb_port", 100000, "'hb_port' is 100000, not a port number from 1 to 65535"),    # bound 34464 before
+    ("iopub_port", 0, "'iopub_port' is 0, not a port number from 1 to 65535"),        # the client could not learn it
     ("key", None, "'key' is null"),                                               # started unsigned before
 ])
 def test_a_port_out_of_range_or_a_null_key_stops_the_kernel(tmp_path, field, value, said):

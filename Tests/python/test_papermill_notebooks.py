@@ -110,3 +110,15 @@ def test_help_notebook_lists_the_parameters_cell():
     lines = done.stdout
     assert "threads: Int (default 1)" in lines and "threads for the model" in lines
     assert 'label: String (default "baseline")' in lines and "a name for this run" in lines
+
+
+def test_a_deeply_nested_parameter_is_refused_by_name_before_any_cell_runs(tmp_path):
+    """Issue 37, item 9: a 400-deep list (YAML) stopped papermill with a raw RecursionError."""
+    deep = "[" * 400 + "]" * 400
+    arguments = [str(PAPERMILL), str(FIXTURES / "literals.ipynb"), str(tmp_path / "out.ipynb"), "--cwd", str(tmp_path),
+                 "-k", KERNEL_NAME, "--no-progress-bar", "-y", f"deep: {deep}"]
+    done = subprocess.run(arguments, capture_output=True, text=True, timeout=600)
+    assert done.returncode != 0
+    assert "RecursionError" not in done.stderr, done.stderr[-2000:]
+    assert "parameter 'deep'" in done.stderr and "nested 400 levels deep" in done.stderr, done.stderr[-2000:]
+    assert not (tmp_path / "out.ipynb").exists()

@@ -100,3 +100,21 @@ def test_importing_papermill_registers_the_translator():
             "print(papermill_engines.get_engine('benchbook').__mro__[1].__name__)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["SwiftTranslator", "SwiftTranslator", "NBClientEngine"]
+
+
+@pytest.mark.parametrize("depth", [40, 400, 5000])
+def test_a_deeply_nested_value_is_refused_naming_the_parameter(depth):
+    """Issue 37, item 9: a list nested hundreds of levels deep used to stop papermill with
+    Python's own RecursionError; it is refused with the parameter and its depth."""
+    value = []
+    for _ in range(depth - 1):
+        value = [value]
+    with pytest.raises(SwiftTranslationError, match=rf"parameter 'deep' .*nested {depth} levels deep"):
+        codify(deep=value)
+
+
+def test_a_value_nested_to_the_limit_is_written():
+    value = [1]
+    for _ in range(15):
+        value = [value]
+    assert codify(ok=value) == ["let ok = " + "[" * 16 + "1" + "]" * 16]

@@ -15,6 +15,8 @@ from test_kernel_seam import children, kernel_pid
 
 MODELS = Path(__file__).resolve().parents[2] / "notebooks" / "models"
 FRAME_MARKER = "@@benchbook-crash-frame@@"
+# The host's snapshot channel (BB_SEAM_SNAPSHOT_DESCRIPTOR, CHostSeam.h).
+SNAPSHOT_DESCRIPTOR = 5
 
 
 def everything_shown(outputs, reply):
@@ -227,3 +229,39 @@ def test_notebook_03_survives_a_trap_and_a_runaway_loop_with_every_variable():
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+
+
+@pytest.mark.parametrize("closing", ["close(1); close(2)", "close(0); close(1)", "close(0); close(2)",
+                                     "close(0); close(1); close(2)",
+                                     'dup2(open("/dev/null", O_WRONLY), 1); dup2(open("/dev/null", O_WRONLY), 2)'])
+def test_closed_or_redirected_standard_descriptors_then_a_crash_lose_nothing(kernel, closing):
+    """Issue 37, item 2: a cell may close or redirect descriptors 0-2; the host's channels
+    and its snapshots do not depend on them, so a later crash loses no variable (a model
+    included) and still names the cell and line."""
+    km, kc = kernel
+    reply, _ = run_cell(kc, f'var before = 11\nlet model = try Model(contentsOf: "{MODELS}/fashion_cnn.tflite")')
+    assert reply["status"] == "ok", reply
+    reply, _ = run_cell(kc, f"import Glibc\n{closing}")
+    assert reply["status"] == "ok", reply
+    reply, _ = run_cell(kc, "var after = 22")
+    assert reply["status"] == "ok", reply
+    reply, outputs = run_cell(kc, "let none: Int? = nil\nnone!")
+    assert reply["status"] == "error" and reply["ename"] == "Crash", reply
+    cell = reply["execution_count"]
+    assert reply["evalue"].startswith(f"In[{cell}], line 2: ") and "Unexpectedly found nil" in reply["evalue"], reply
+    assert "every variable of earlier cells is there" in " ".join(reply["traceback"]), reply["traceback"]
+    reply, outputs = run_cell(kc, 'print("shown again")\n(before + after, try model.run(Tensor(shape: [1, 28, 28, 1], '
+                                  'float32: [Float](repeating: 0, count: 784))).shape)')
+    assert results(outputs) == ["(33, [1, 10])"], (reply, outputs)
+    assert "shown again" in text_of(outputs), outputs
+
+
+def test_a_snapshot_that_cannot_be_taken_is_reported_by_the_cell_at_once(kernel):
+    """Issue 37, item 2: when the host cannot leave a snapshot after a cell (here its
+    snapshot channel is gone), that cell's own output says so, before its reply."""
+    km, kc = kernel
+    run_cell(kc, "var kept = 1")
+    reply, outputs = run_cell(kc, f"import Glibc\nclose({SNAPSHOT_DESCRIPTOR})")
+    assert reply["status"] == "ok", reply
+    stderr = text_of(outputs, "stderr")
+    assert "snapshot" in stderr and "could not" in stderr, outputs

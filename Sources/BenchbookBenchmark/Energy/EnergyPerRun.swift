@@ -11,7 +11,8 @@ public struct EnergyPerRun: Sendable, Equatable, Codable {
     public var zones: [PowercapZone]
     /// Mean joules per run of each zone, in ``zones``' order.
     public var joulesPerRun: [Double]
-    /// The packages' joules of each measured run (per call with inner iterations), in run order.
+    /// The packages' joules of each measured run (per call with inner iterations; past the
+    /// sample cap, the mean of the runs each latency sample summarises), in run order.
     public var packageSamples: [Double]
     /// Why there is no figure, for example "not available on this machine: no /sys/class/powercap";
     /// `nil` when the counters were read.

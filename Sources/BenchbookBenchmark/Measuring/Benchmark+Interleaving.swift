@@ -52,7 +52,10 @@ private struct InterleavedTurns {
         var firstRun = 0.0
         var warmupRuns = 0
         var warmupNanoseconds: UInt64 = 0
-        var samples: [UInt64] = []
+        /// Round `i`'s run is in group `i / runsPerSample` of every variant: all variants
+        /// add one run a round, so their groups close and merge in the same rounds.
+        var samples: SampleGroups
+        /// CPU time and energy, grouped like ``samples``.
         var costs: RunCosts
 
         var label: String { "\(name) · \(options.threads) thread\(options.threads == 1 ? "" : "s")" }
@@ -75,7 +78,9 @@ private struct InterleavedTurns {
         entries = variants.map { variant in
             var variantOptions = options
             if let threads = variant.threads { variantOptions.threads = threads }
-            return Entry(name: variant.name, options: variantOptions, costs: RunCosts(energy: energy))
+            return Entry(name: variant.name, options: variantOptions,
+                         samples: SampleGroups(maximumSamples: options.maximumSamples),
+                         costs: RunCosts(energy: energy, maximumSamples: options.maximumSamples))
         }
         progress = ProgressLine(name: name, enabled: options.showsProgress)
     }
@@ -124,6 +129,7 @@ private struct InterleavedTurns {
         let countersBefore = CPUCounters.read()
         let start = monotonicNanoseconds()
         var round = 0
+        var grouped = false
         while true {
             for index in order(round) {
                 try Interrupt.check(activity)
@@ -132,13 +138,14 @@ private struct InterleavedTurns {
                 try entries[index].run()
                 let runEnd = monotonicNanoseconds()
                 entries[index].costs.end(mark)
-                entries[index].samples.append(runEnd &- runStart)
+                grouped = entries[index].samples.add(runEnd &- runStart)
             }
             round += 1
             measuredPhase = monotonicNanoseconds() &- start
-            if measuredPhase >= minimum && entries.allSatisfy({ $0.samples.count >= options.minimumRuns }) { break }
+            guard grouped else { continue }   // decided between groups only, as in one variant's loop
+            if measuredPhase >= minimum && entries.allSatisfy({ $0.samples.runs >= options.minimumRuns }) { break }
             if measuredPhase >= maximum {
-                stoppedAtLimit = entries.contains { $0.samples.count < options.minimumRuns }
+                stoppedAtLimit = entries.contains { $0.samples.runs < options.minimumRuns }
                 break
             }
             progress.tick(phase: "measuring in turns", runs: round, since: start)
@@ -158,16 +165,20 @@ private struct InterleavedTurns {
         let labels = entries.map(\.label)
         let peak = peakResidentBytes()
         let results = entries.map { entry in
-            BenchmarkResult(
+            var result = BenchmarkResult(
                 name: entry.name, options: entry.options, initSeconds: entry.initSeconds, firstRunSeconds: entry.firstRun,
                 warmupRuns: entry.warmupRuns, warmupSeconds: seconds(entry.warmupNanoseconds),
-                samples: entry.samples.map { Double($0) * 1e-9 }, measuredSeconds: seconds(measuredPhase),
+                samples: entry.samples.means(scale: 1e-9),
+                measuredSeconds: seconds(measuredPhase),
                 stoppedAtTimeLimit: stoppedAtLimit, peakResidentBytes: peak,
                 contention: contention?.with(threads: entry.options.threads),
                 interleavedWith: labels.filter { $0 != entry.label },
                 cpuSamples: entry.costs.cpuSeconds(inner: 1), energy: entry.costs.energy(inner: 1))
+            result.runsPerSample = entry.samples.runsPerSample
+            result.runs = entry.samples.runs
+            return result
         }
-        progress.finish("done, \(entries.first?.samples.count ?? 0) rounds of \(entries.count) variants")
+        progress.finish("done, \(entries.first?.samples.runs ?? 0) rounds of \(entries.count) variants")
         return results
     }
 }

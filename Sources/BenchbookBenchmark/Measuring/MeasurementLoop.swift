@@ -1,7 +1,7 @@
 import BenchbookRuntime
 
 /// The timing loop behind ``Benchmark``. Kept small: per run it reads the clock twice,
-/// appends one number and polls the interrupt flag; the run's CPU time (and energy, where
+/// adds one number and polls the interrupt flag; the run's CPU time (and energy, where
 /// the machine has RAPL counters) is read around that window, never inside it.
 struct MeasurementLoop {
     let name: String
@@ -36,12 +36,13 @@ struct MeasurementLoop {
         }
         let warmupSeconds = seconds(monotonicNanoseconds() &- warmupStart)
 
-        // Measured runs.
+        // Measured runs, kept as at most `maximumSamples` samples: once that many are kept,
+        // neighbours are summed two by two and each later sample sums twice as many runs.
         let minimumNanoseconds = UInt64(options.minimumSeconds * 1e9)
         let maximumNanoseconds = UInt64(options.maximumSeconds * 1e9)
-        var samples: [UInt64] = []
-        samples.reserveCapacity(max(options.minimumRuns, 1024))
-        var costs = RunCosts(energy: EnergyMeter.forBenchmarks())
+        var samples = SampleGroups(maximumSamples: options.maximumSamples)
+        // Its CPU and energy samples are grouped like the run times, run for run.
+        var costs = RunCosts(energy: EnergyMeter.forBenchmarks(), maximumSamples: options.maximumSamples)
         let countersBefore = CPUCounters.read()
         let measureStart = monotonicNanoseconds()
         var elapsed: UInt64 = 0
@@ -57,23 +58,26 @@ struct MeasurementLoop {
             }
             let end = monotonicNanoseconds()
             costs.end(mark)
-            samples.append(end &- start)
+            let grouped = samples.add(end &- start)
             elapsed = end &- measureStart
-            if samples.count >= options.minimumRuns && elapsed >= minimumNanoseconds { break }
+            // Decided between groups only, so every sample sums the same number of runs.
+            guard grouped else { continue }
+            if samples.runs >= options.minimumRuns && elapsed >= minimumNanoseconds { break }
             if elapsed >= maximumNanoseconds { stoppedAtLimit = true; break }
-            progress.tick(phase: "measuring", runs: samples.count, since: measureStart)
+            progress.tick(phase: "measuring", runs: samples.runs, since: measureStart)
         }
         let contention = countersBefore.flatMap { before in
             CPUCounters.read().map { CPUCounters.contention(from: before, to: $0, threads: options.threads) }
         }
-        let scale = 1e-9 / Double(inner)
-        let result = BenchmarkResult(
+        var result = BenchmarkResult(
             name: name, options: options, initSeconds: initSeconds, firstRunSeconds: firstRun,
             warmupRuns: warmupRuns, warmupSeconds: warmupSeconds,
-            samples: samples.map { Double($0) * scale },
+            samples: samples.means(scale: 1e-9 / Double(inner)),
             measuredSeconds: seconds(elapsed), stoppedAtTimeLimit: stoppedAtLimit,
             peakResidentBytes: peakResidentBytes(), contention: contention,
             cpuSamples: costs.cpuSeconds(inner: inner), energy: costs.energy(inner: inner))
+        result.runsPerSample = samples.runsPerSample
+        result.runs = samples.runs
         progress.finish(result)
         return result
     }

@@ -18,7 +18,10 @@ extension BenchmarkResult: NotebookDisplayable, CustomStringConvertible {
         if let initSeconds { rows.append(("init", DurationFormat.string(initSeconds))) }
         rows.append(("first run", DurationFormat.string(firstRunSeconds)))
         rows.append(("warm-up", "\(warmupRuns) runs, \(DurationFormat.string(warmupSeconds))"))
-        rows.append(("runs", "\(s.count)" + (options.innerIterations > 1 ? " × \(options.innerIterations) calls" : "")))
+        rows.append(("runs", CountFormat.string(runCount) + (options.innerIterations > 1 ? " × \(options.innerIterations) calls" : "")))
+        if summarisesRuns, let each = runsPerSample {
+            rows.append(("samples", "\(CountFormat.string(s.count)), each the mean of \(each) runs (the sample cap)"))
+        }
         rows.append(("p90 (95 % interval)", IntervalFormat.duration(p90Interval)))
         rows.append(("min", DurationFormat.string(s.minimum)))
         rows.append(("median (95 % interval)", IntervalFormat.duration(medianInterval)))

@@ -5,18 +5,7 @@ extension BenchmarkResult {
         let s = statistics
         let loops = options.innerIterations
         return "\(DurationFormat.string(s.mean)) ± \(DurationFormat.string(s.standardDeviation)) per loop "
-            + "(mean ± std. dev. of \(Self.grouped(s.count)) run\(s.count == 1 ? "" : "s"), "
-            + "\(Self.grouped(loops)) loop\(loops == 1 ? "" : "s") each)"
-    }
-
-    /// An integer with thousands separators, as IPython writes loop counts.
-    private static func grouped(_ value: Int) -> String {
-        let digits = Array(String(value))
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return text
+            + "(mean ± std. dev. of \(CountFormat.string(s.count)) run\(s.count == 1 ? "" : "s"), "
+            + "\(CountFormat.string(loops)) loop\(loops == 1 ? "" : "s") each)"
     }
 }

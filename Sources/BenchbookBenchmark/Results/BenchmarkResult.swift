@@ -14,8 +14,15 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     public var warmupRuns: Int
     /// How long the warm-up took.
     public var warmupSeconds: Double
-    /// Every measured run time in seconds, in the order measured.
+    /// The measured run times in seconds, in the order measured: one per run, or, past
+    /// ``BenchmarkOptions/maximumSamples``, each the mean of ``runsPerSample`` consecutive runs.
     public var samples: [Double]
+    /// How many consecutive runs each sample is the mean of (1 until the sample cap was
+    /// reached); nil in records written before the cap.
+    public var runsPerSample: Int?
+    /// How many runs were measured (the samples times ``runsPerSample``); nil in records
+    /// written before the cap (there, one sample is one run).
+    public var runs: Int?
     /// Wall time of the measured phase.
     public var measuredSeconds: Double
     /// True when ``BenchmarkOptions/maximumSeconds`` stopped the runs before
@@ -35,7 +42,8 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     /// `i`. `nil` when measured on its own.
     public var interleavedWith: [String]?
     /// CPU time of this process, all threads, user + system, during each measured run (per
-    /// call with inner iterations), in seconds, in the order of ``samples``: what a run costs
+    /// call with inner iterations; past the sample cap, the mean of the runs of the sample
+    /// with the same index), in seconds, in the order of ``samples``: what a run costs
     /// the machine, where ``samples`` is how long it made the caller wait. `nil` in records
     /// written before it was measured. Read from `CLOCK_PROCESS_CPUTIME_ID` around each run:
     /// the kernel adds another thread's time at its next switch or tick, so a single value can
@@ -73,6 +81,12 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     /// The thread count the runs used.
     public var threads: Int { options.threads }
 
+    /// How many runs were measured.
+    public var runCount: Int { runs ?? samples.count }
+
+    /// True when the samples summarise several runs each (the sample cap was reached).
+    public var summarisesRuns: Bool { (runsPerSample ?? 1) > 1 }
+
     /// The median with its 95 % bootstrap interval (computed from ``samples`` when asked for).
     public var medianInterval: ConfidenceInterval { Bootstrap.percentile(50, of: samples) }
 
@@ -87,7 +101,11 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
         let s = statistics
         var text = "p90 \(DurationFormat.string(s.p90)), median \(DurationFormat.string(s.median)), "
             + "mean \(DurationFormat.string(s.mean)) ± \(DurationFormat.string(s.standardDeviation)) "
-            + "over \(s.count) runs"
+            + "over \(CountFormat.string(runCount)) runs"
+        if summarisesRuns, let each = runsPerSample {
+            text += " (kept as \(CountFormat.string(s.count)) samples of \(each) runs each, the sample cap: "
+                + "the figures are of those means)"
+        }
         if options.innerIterations > 1 { text += " of \(options.innerIterations) calls" }
         if stoppedAtTimeLimit { text += " (stopped at the \(DurationFormat.string(options.maximumSeconds)) limit)" }
         if isContended { text += " (contended: other work took cores its threads needed)" }
@@ -106,10 +124,14 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
             && (interleavedWith?.contains(baseline.label) ?? false || baseline.interleavedWith?.contains(label) ?? false)
         // Thread counts tell apart two results of the same name.
         let sameName = name == baseline.name
-        return BenchmarkComparison(
+        var comparison = BenchmarkComparison(
             baselineName: sameName ? baseline.label : baseline.name, baseline: baseline.samples,
             candidateName: sameName ? label : name, candidate: samples, interleaved: paired,
             equivalenceBand: equivalenceBand)
+        // Past the sample cap a sample is the mean of several runs: the runs it came from, and
+        // the runs that would decide it, are counted in runs, not samples.
+        comparison.runs = min(baseline.runCount, runCount)
+        return comparison
     }
 
     /// The name with the thread count, for example "TFLite fp32 · 2 threads".

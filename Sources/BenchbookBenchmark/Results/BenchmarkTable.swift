@@ -39,7 +39,7 @@ public struct BenchmarkTable: Sendable, Equatable, Codable {
         func ms(_ value: Double) -> String { DurationFormat.fixed(value * 1e3, decimals: 6) }
         let median = result.medianInterval, p90 = result.p90Interval
         return [
-            result.name, String(result.threads), String(s.count),
+            result.name, String(result.threads), String(result.runCount),
             result.initSeconds.map(ms) ?? "", ms(result.firstRunSeconds), ms(s.minimum), ms(s.median),
             ms(s.mean), ms(s.standardDeviation), ms(s.p90), ms(s.p99), ms(s.maximum),
             DurationFormat.fixed(Double(result.peakResidentBytes) / 1_048_576, decimals: 1),
@@ -93,7 +93,7 @@ extension BenchmarkTable: NotebookDisplayable, CustomStringConvertible {
         let s = result.statistics
         let f = DurationFormat.string
         return [
-            result.name, String(result.threads), String(s.count), result.initSeconds.map(f) ?? "–",
+            result.name, String(result.threads), String(result.runCount), result.initSeconds.map(f) ?? "–",
             f(result.firstRunSeconds), f(s.minimum), IntervalFormat.duration(result.medianInterval), f(s.mean),
             f(s.standardDeviation), IntervalFormat.duration(result.p90Interval), f(s.p99), f(s.maximum),
             MemoryFormat.string(result.peakResidentBytes), ContentionFormat.cell(result.contention),

@@ -4,9 +4,11 @@ import JupyterWire
 
 extension Kernel {
     /// Serves `interrupt_request`: the engine interrupts the cell that is compiling or
-    /// running, if the client sent the request after that cell.
+    /// running when the request is read; between cells it does nothing. The header's date
+    /// plays no part (a client's clock may step): ``ControlFence`` makes sure that an
+    /// interrupt that arrived before a cell is served before that cell begins.
     func interrupt(_ request: Message, on socket: ZeroMQSocket) {
-        engine.interrupt(request.header.clientStamp)
+        engine.interrupt()
         channels.reply(on: socket, to: request, type: "interrupt_reply", content: ["status": "ok"])
     }
 
@@ -33,29 +35,5 @@ extension Kernel {
             "status": "error", "ename": "UnknownMessageType",
             "evalue": .string("Benchbook does not handle '\(request.type)' messages."), "traceback": [],
         ])
-    }
-}
-
-extension MessageHeader {
-    /// Who sent the message and when, to tell an interrupt meant for an earlier cell.
-    var clientStamp: ClientStamp {
-        ClientStamp(session: session, date: sentDate?.timeIntervalSince1970)
-    }
-
-    /// The header's `date` as a point in time, to the microsecond, or nil when it is
-    /// missing or unreadable.
-    ///
-    /// ISO 8601 with any number of fraction digits (jupyter_client writes six). The
-    /// formatter reads at most milliseconds, so the fraction is read here: cut to
-    /// milliseconds, a request sent within the same millisecond after a failure was
-    /// reported looked sent before it, and was aborted as part of the failed queue.
-    var sentDate: Date? {
-        let fraction = date.firstMatch(of: /\.([0-9]+)/)
-        let whole = fraction.map { date.replacingCharacters(in: $0.range, with: "") } ?? date
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        guard let seconds = formatter.date(from: whole) else { return nil }
-        guard let digits = fraction?.1, let part = Double("0." + digits) else { return seconds }
-        return seconds.addingTimeInterval(part)
     }
 }

@@ -21,7 +21,7 @@ extension Kernel {
 
         let output = ExecutionOutput(kernel: self, request: request, executionCount: count, silent: silent, allowStdin: allowStdin)
         let label = storeHistory ? "In[\(count)]" : "In[\(count)+]"
-        let failure = engine.execute(CellOptions.blanked(code), label: label, stamp: request.header.clientStamp, output: output)
+        let failure = engine.execute(CellOptions.blanked(code), label: label, output: output)
         if let text = output.resultText, storeHistory { history.setOutput(text, line: count) }
 
         var content: [String: JSONValue] = ["execution_count": .number(Double(count))]
@@ -60,7 +60,7 @@ extension Kernel {
         for (name, expression) in expressions.sorted(by: { $0.key < $1.key }) {
             let output = ExecutionOutput(kernel: self, request: request, executionCount: executionCount, silent: true, allowStdin: false)
             let code = expression.stringValue ?? ""
-            if let failure = engine.execute(code, label: "In[\(executionCount)+]", stamp: request.header.clientStamp, output: output) {
+            if let failure = engine.execute(code, label: "In[\(executionCount)+]", output: output) {
                 answers[name] = .object(Self.errorContent(failure).merging(["status": "error"]) { $1 })
             } else {
                 answers[name] = ["status": "ok", "data": output.resultData ?? [:], "metadata": [:]]

@@ -15,12 +15,17 @@ typedef int32_t (*bb_cell_entry)(void);
 int32_t bb_run_on_cell_thread(bb_cell_entry entry, size_t stack_bytes);
 
 /// Installs handlers for the signals a crashing cell raises (SIGILL and SIGTRAP from a
-/// Swift trap, SIGSEGV and SIGBUS, SIGFPE, SIGABRT). Each writes the crashing thread's
-/// frames to standard error, one line per frame,
-///     `<marker> <offset in hex> <library path>`
-/// (BB_SEAM_CRASH_FRAME_MARKER, CHostSeam.h), and then lets the signal end the process as it would have.
+/// Swift trap, SIGSEGV and SIGBUS, SIGFPE, SIGABRT). Each writes a crash report to the
+/// host's crash channel (BB_SEAM_CRASH_DESCRIPTOR, CHostSeam.h): the signal, the Swift
+/// runtime's fatal message when there is one, and the crashing thread's frames, one line
+/// each; then it lets the signal end the process as it would have. Whatever thread
+/// crashes (a cell's, or one a cell left running) reports the same way.
 /// Call once, before any cell runs.
 void bb_install_crash_reporter(void);
+
+/// Makes this process the one whose crashes are reported (a snapshot copy just promoted to
+/// host calls it; a process a cell forks never reports as the host).
+void bb_crash_reporter_adopt(void);
 
 
 #endif

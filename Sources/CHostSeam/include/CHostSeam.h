@@ -15,8 +15,14 @@
 /// The descriptor on which the host announces each snapshot (a SOCK_SEQPACKET socket;
 /// see bb_seam_snapshot_message).
 #define BB_SEAM_SNAPSHOT_DESCRIPTOR 5
-/// How many descriptors connect a host: standard input, output and error, then the three above.
-#define BB_SEAM_DESCRIPTOR_COUNT 6
+/// The descriptor the host's crash handler writes its report to (a pipe): only the
+/// handler writes there, so nothing a cell prints can be taken for a crash, and a cell
+/// that closes or redirects its standard error loses no report. See the records below.
+#define BB_SEAM_CRASH_DESCRIPTOR 6
+/// How many descriptors connect a host: standard input, output and error, then the four
+/// above. The host's own channels never depend on descriptors 0 to 2, which cells may
+/// close or redirect.
+#define BB_SEAM_DESCRIPTOR_COUNT 7
 
 /// The environment variable that names BB_SEAM_COMMAND_DESCRIPTOR for the library.
 #define BB_SEAM_COMMAND_VARIABLE "BENCHBOOK_COMMAND_FD"
@@ -29,15 +35,21 @@
 /// runtime tests start a host through it.
 #define BB_SEAM_SERVE_SYMBOL "benchbook_cell_host_serve"
 
-/// The prefix of a crash frame line the host writes to standard error when a cell traps:
-/// `<marker> <offset> <library>`.
-#define BB_SEAM_CRASH_FRAME_MARKER "@@benchbook-crash-frame@@"
+/// The records of a crash report on BB_SEAM_CRASH_DESCRIPTOR, one line each (`\n`):
+///     `signal <number>`                    the signal that ended the host
+///     `message <byte count>`               then that many bytes, then `\n`: the Swift
+///                                          runtime's fatal message, as it wrote it to
+///                                          standard error (swift_getFatalErrorMessageBuffer)
+///     `frame <offset in hex> <library>`    one per frame of the crashing thread, innermost first
+#define BB_SEAM_CRASH_SIGNAL "signal"
+#define BB_SEAM_CRASH_MESSAGE "message"
+#define BB_SEAM_CRASH_FRAME "frame"
 
 /// `kind` of the message a host sends on BB_SEAM_SNAPSHOT_DESCRIPTOR for each snapshot,
 /// with the socket to that copy attached (SCM_RIGHTS).
 #define BB_SEAM_SNAPSHOT_TAKEN 0x62625301u
 /// `kind` of the message the kernel sends on a copy's socket, with BB_SEAM_DESCRIPTOR_COUNT
-/// descriptors attached, to make the copy the host (they become its descriptors 0 to 5).
+/// descriptors attached, to make the copy the host (they become its descriptors 0 to 6).
 #define BB_SEAM_SNAPSHOT_PROMOTE 0x62625302u
 
 /// A message of the snapshot channel, sent whole as one packet (the socket keeps

@@ -35,7 +35,7 @@ extension CellEngine {
         let previous = labels.keys.filter { $0 < id.rawValue }.max().flatMap { labels[$0] }
         labels[id.rawValue] = previous.map { $0.hasSuffix(Self.commSuffix) ? $0 : $0 + Self.commSuffix }
         comms.record(traffic, during: id.rawValue)
-        let sink = supervisor.beginCompile(id, stamp: nil, cancellation: CellCancellation())
+        let sink = supervisor.beginCompile(id, cancellation: CellCancellation())
         supervisor.endCompile(id, run: .comm(traffic, dispatch: id.rawValue, requestID: requestID))
         let reader = CellRunReader(sink: sink, output: output, answerInput: { [supervisor] answer in
             supervisor.sendInputReply(id, answer)

@@ -42,11 +42,15 @@ struct CellRunReader {
     let execution: Int
     /// The run's standard output and error (their limit and spill files).
     var streams: CellStreams
+    /// The run's label (`In[7]`), for messages about it.
+    var label: String? = nil
 
     func read() -> CellRunOutcome {
         var streams = self.streams
         var bound = 0
         var thrown: HostEvent.ThrownError?
+        /// What the host's crash handler reported on its own channel, if it died.
+        var crash: CrashReport?
         func send(_ chunks: [CellStreams.Chunk]) {
             for chunk in chunks where !chunk.text.isEmpty { output.stream(name: chunk.name.rawValue, text: chunk.text) }
         }
@@ -63,7 +67,7 @@ struct CellRunReader {
                 send(streams.take(bytes, from: .stderr, now: .now))
             case .output(.event(let event)):
                 // What the cell printed before an event is shown before it.
-                send(streams.flush())
+                send(streams.flushBeforeEvent())
                 switch event {
                 case .display(let display):
                     output.display(data: display.data, metadata: display.metadata, displayID: display.displayID,
@@ -83,32 +87,34 @@ struct CellRunReader {
                 case .comm(let traffic):
                     comms.record(traffic, during: execution)
                     output.comm(traffic)
+                case .snapshotFailed(_, let reason):
+                    output.stream(name: "stderr", text: CellErrorReport.snapshotFailed(reason: reason, label: label) + "\n")
                 case .done, .synced:
                     break
                 }
             case .output(.protocolError(let message)):
-                send(streams.flush())
+                send(streams.flushBeforeEvent())
                 output.stream(name: "stderr", text: message + "\n")
+            case .output(.crashed(let report)):
+                crash = report
             case .output(.exited), .output(.snapshot):
                 break
             case .end(let end):
-                // A run that returned shows the runtime messages it held back; a crash
-                // shows them in its error.
-                var returned = false
-                if case .returned(.returned) = end { returned = true }
-                send(streams.finish(showingHeldBack: returned))
-                let crash = streams.crash
-                func location() -> String? { crash.cellLocation(symbolizer: symbolizer, cellLibraries: cellDirectory) }
+                // The runtime's message the host's crash report names is shown once, in
+                // the error; everything else the cell wrote is shown.
+                send(streams.finish(crash: crash))
+                func location() -> String? { crash?.cellLocation(symbolizer: symbolizer, cellLibraries: cellDirectory) }
+                let message = crash?.runtimeMessage.map(NameScrubber.userFacing)
                 switch end {
                 case .returned(.returned):
                     return .completed(bound: bound, thrown: thrown)
                 case .returned(.couldNotRun(let message)): return .couldNotRun(message)
                 case .hostRestored(let status, let afterInterrupt, let afterCell):
-                    return .restored(message: crash.runtimeMessage.map(NameScrubber.userFacing), location: location(),
+                    return .restored(message: message, location: location(),
                                      status: status, afterInterrupt: afterInterrupt, afterCell: afterCell)
                 case .hostExited(_, afterInterrupt: true): return .killedAfterInterrupt
                 case .hostExited(let status, afterInterrupt: false):
-                    return .crashed(message: crash.runtimeMessage.map(NameScrubber.userFacing), location: location(), status: status)
+                    return .crashed(message: message, location: location(), status: status)
                 case .interruptedBeforeRun: return .interruptedBeforeRun
                 case .hostUnavailable(let reason): return .hostUnavailable(reason)
                 }

@@ -1,8 +1,9 @@
 import HostProtocol
 
 /// A cell's standard output and error on their way to `stream` messages, in one pass over
-/// the bytes: standard error through the ``StandardErrorFilter`` and the
-/// ``NameScrubbingStream``, both streams batched, and what passes the ``OutputLimit``
+/// the bytes: standard error through the ``StandardErrorFilter`` (which holds back text
+/// shaped like the runtime's fatal message until something else comes or the run ends) and
+/// the ``NameScrubbingStream``, both streams batched, and what passes the ``OutputLimit``
 /// written to the ``OutputSpill`` files instead of the notebook.
 ///
 /// Batching, as ipykernel's `OutStream` does: text is sent when ``flushInterval`` has passed
@@ -36,9 +37,6 @@ struct CellStreams {
         budget = Budget(limit: limit, makeSpill: spill)
     }
 
-    /// The crash frames and runtime messages taken out of standard error.
-    var crash: CrashReport { errorFilter.crash }
-
     /// When the waiting text must be sent, if any is waiting.
     var deadline: ContinuousClock.Instant? { batch.since.map { $0 + Self.flushInterval } }
 
@@ -51,54 +49,72 @@ struct CellStreams {
         var chunks: [Chunk] = []
         switch stream {
         case .stdout:
+            // Standard error held back came first, and was the cell's own text.
+            releaseHeld(now: now, into: &chunks)
             add(bytes, to: .stdout, now: now, into: &chunks)
         case .stderr:
             var shown: [UInt8] = []
             errorFilter.append(bytes[...], into: &shown)
-            var scrubbed: [UInt8] = []
-            scrubbed.reserveCapacity(shown.count)
-            scrubber.scrub(shown[...], into: &scrubbed)
-            add(scrubbed, to: .stderr, now: now, into: &chunks)
+            addError(shown, now: now, into: &chunks)
         }
         if let deadline, now >= deadline { chunks += flush() }
         return chunks
     }
 
-    /// Returns everything waiting, as messages (before a display, a result, an input
-    /// request, or when the ``deadline`` passed).
+    /// Returns everything waiting, as messages (when the ``deadline`` passed). Text held
+    /// back from standard error stays held.
     mutating func flush() -> [Chunk] {
         guard let (name, text) = batch.take() else { return [] }
         return [Chunk(name: name, text: text)]
     }
 
-    /// Ends the run: an unfinished last line of standard error is decided, everything is
-    /// sent, and when output was cut, how much and where it went.
-    /// - Parameter heldBack: also send the runtime messages held back from standard error
-    ///   (a run that ended without a crash, which would have shown them).
-    mutating func finish(showingHeldBack heldBack: Bool) -> [Chunk] {
+    /// Returns everything waiting, held text included, before something else the cell
+    /// shows (a display, a result, an input request): what came before it is shown first.
+    mutating func flushBeforeEvent() -> [Chunk] {
+        var chunks: [Chunk] = []
+        releaseHeld(now: .now, into: &chunks)
+        return chunks + flush()
+    }
+
+    /// Ends the run: an unfinished last line of standard error is decided, held text is
+    /// taken out when it is the runtime's message in the host's crash report (the error
+    /// shows it) or shown, everything is sent, and when output was cut, how much and where
+    /// it went.
+    /// - Parameter crash: the host's crash report, when the host died.
+    mutating func finish(crash: CrashReport?) -> [Chunk] {
         var shown: [UInt8] = []
-        errorFilter.finish(into: &shown)
+        errorFilter.finish(crash: crash, into: &shown)
         var scrubbed: [UInt8] = []
         scrubber.scrub(shown[...], into: &scrubbed)
         scrubber.finish(into: &scrubbed)
         var chunks: [Chunk] = []
-        let now = ContinuousClock.now
-        add(scrubbed, to: .stderr, now: now, into: &chunks)
-        if heldBack { add(Array(NameScrubber.userFacing(errorFilter.heldBack()).utf8), to: .stderr, now: now, into: &chunks) }
+        add(scrubbed, to: .stderr, now: .now, into: &chunks)
         chunks += flush()
         chunks += batch.finishText()
         if let summary = budget.summary() { chunks.append(Chunk(name: .stderr, text: summary)) }
         return chunks
     }
 
-    /// Passes text on between cells (a thread an earlier cell started): runtime messages are
-    /// shown as they come, since no error will show them.
+    /// Passes text on between cells (a thread an earlier cell started), at once.
     mutating func takeBetweenCells(_ bytes: [UInt8], from stream: StreamName) -> [Chunk] {
-        var chunks = take(bytes, from: stream, now: .now)
-        if stream == .stderr {
-            add(Array(NameScrubber.userFacing(errorFilter.takeHeldBack()).utf8), to: .stderr, now: .now, into: &chunks)
-        }
-        return chunks + flush()
+        take(bytes, from: stream, now: .now) + flush()
+    }
+
+    /// Shows text held back from standard error.
+    private mutating func releaseHeld(now: ContinuousClock.Instant, into chunks: inout [Chunk]) {
+        guard errorFilter.isHolding else { return }
+        var shown: [UInt8] = []
+        errorFilter.release(into: &shown)
+        addError(shown, now: now, into: &chunks)
+    }
+
+    /// Adds standard error that passed the filter, without the generated names.
+    private mutating func addError(_ shown: [UInt8], now: ContinuousClock.Instant, into chunks: inout [Chunk]) {
+        guard !shown.isEmpty else { return }
+        var scrubbed: [UInt8] = []
+        scrubbed.reserveCapacity(shown.count)
+        scrubber.scrub(shown[...], into: &scrubbed)
+        add(scrubbed, to: .stderr, now: now, into: &chunks)
     }
 
     /// Adds text to the batch, within the budget; the rest goes to the spill files.

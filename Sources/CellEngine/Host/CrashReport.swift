@@ -5,101 +5,76 @@ import SystemSupport
 /// What a cell host wrote about its own crash, turned into the user's terms: the runtime's
 /// message without the runtime's file and line, and the innermost line of cell code.
 ///
-/// The host's crash reporter writes one line per frame of the crashing thread,
-/// `@@benchbook-crash-frame@@ <offset> <library>` (see `bb_install_crash_reporter`);
-/// cell libraries carry line tables whose file names are cell labels (`In[7]`), so
-/// `llvm-symbolizer` maps a frame in cell code to the user's cell and line.
+/// The host's crash handler writes the report to its own crash channel
+/// (`BB_SEAM_CRASH_DESCRIPTOR`; see `bb_install_crash_reporter`), never to standard error:
+/// the signal, the Swift runtime's fatal message as the runtime wrote it (read from the
+/// runtime's own record of it), and one line per frame of the crashing thread. So a crash
+/// is told from what a cell prints by the channel it comes on, never by the text's shape,
+/// and a cell that closed its standard error still gets its report. Cell libraries carry
+/// line tables whose file names are cell labels (`In[7]`), so `llvm-symbolizer` maps a
+/// frame in cell code to the user's cell and line.
 ///
-/// Thread rules: a value; used on the shell thread.
-struct CrashReport: Sendable {
-    /// The prefix of a frame line.
-    static let frameMarker = HostChannel.crashFrameMarker
-
+/// Thread rules: a value.
+struct CrashReport: Sendable, Equatable {
     /// One frame: an offset into a loaded library.
     struct Frame: Sendable, Equatable {
         var offset: UInt64
         var library: String
     }
 
+    /// The signal the handler caught.
+    private(set) var signal: Int32?
+    /// The Swift runtime's fatal message, exactly as it wrote it to standard error (with its
+    /// `<file>:<line>: ` and final newline), when the crash was a Swift trap.
+    private(set) var writtenMessage: String?
     private(set) var frames: [Frame] = []
-    /// Runtime messages held back from the stream (shown once, in the error).
-    private(set) var messages: [String] = []
 
-    /// What starts a piece of standard error that belongs to the report.
-    enum Marker: Sendable, Equatable {
-        /// A frame line of the host's crash reporter.
-        case frame
-        /// A Swift runtime message (`Fatal error`, `Precondition failed`, ...).
-        case runtimeMessage
+    /// A report with the given parts (tests).
+    init(signal: Int32? = nil, writtenMessage: String? = nil, frames: [Frame] = []) {
+        self.signal = signal
+        self.writtenMessage = writtenMessage
+        self.frames = frames
     }
 
-    /// Takes a piece of the host's standard error that starts with `marker` (a frame line
-    /// starts with ``frameMarker``) and runs to the end of its line.
-    mutating func take(_ text: some Collection<UInt8>, as marker: Marker) {
-        switch marker {
-        case .frame:
-            let parts = text.dropFirst(Self.frameMarkerBytes.count).split(separator: UInt8(ascii: " "), maxSplits: 1)
-            guard parts.count == 2, parts[0].starts(with: Array("0x".utf8)),
-                  let offset = UInt64(String(decoding: parts[0].dropFirst(2), as: UTF8.self), radix: 16) else { return }
-            frames.append(Frame(offset: offset, library: String(decoding: parts[1], as: UTF8.self)))
-        case .runtimeMessage:
-            messages.append(String(decoding: text, as: UTF8.self))
+    /// Reads what the host wrote on its crash channel; records it does not know, and a
+    /// record cut short by the host's end, are skipped.
+    /// - Returns: nil when the channel carried nothing.
+    init?(channel bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return nil }
+        var index = 0
+        func line() -> ArraySlice<UInt8>? {
+            guard index < bytes.count else { return nil }
+            let end = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            defer { index = end + 1 }
+            return bytes[index..<end]
+        }
+        while let record = line() {
+            let parts = record.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
+            let word = String(decoding: parts.first ?? [], as: UTF8.self)
+            let argument = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
+            switch word {
+            case HostChannel.crashSignalRecord:
+                signal = Int32(argument)
+            case HostChannel.crashMessageRecord:
+                guard let length = Int(argument), length >= 0, index + length <= bytes.count else { return }
+                writtenMessage = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
+                index += length + 1
+            case HostChannel.crashFrameRecord:
+                guard parts.count == 3, argument.hasPrefix("0x"), let offset = UInt64(argument.dropFirst(2), radix: 16) else { continue }
+                frames.append(Frame(offset: offset, library: String(decoding: parts[2], as: UTF8.self)))
+            default:
+                continue
+            }
         }
     }
-
-    /// Where the first piece of the report starts in a line, if any: a frame at its
-    /// marker; a runtime message at the start of the line, or, when the line's start was
-    /// shown already, at the `<file>:<line>: ` written before its words.
-    /// - Parameters:
-    ///   - line: the undecided bytes of a line.
-    ///   - lineStarted: the line's first bytes were shown already.
-    static func firstMarker(in line: [UInt8], lineStarted: Bool) -> (Marker, Int)? {
-        line.withUnsafeBufferPointer { buffer in
-            let frame = Bytes.find(frameMarkerBytes, in: buffer)
-            let message = runtimeMarkerBytes.compactMap { Bytes.find($0, in: buffer) }.min()
-            if let frame, message.map({ frame < $0 }) ?? true { return (.frame, frame) }
-            guard let message else { return nil }
-            return (.runtimeMessage, lineStarted ? locationStart(in: line, before: message) : 0)
-        }
-    }
-
-    /// The start of `<file>:<line>: ` just before `index`, or `index` when it is not there.
-    ///
-    /// The runtime's file is a cell's (`In[7]`, `Cell4/In[7]`) or the standard library's
-    /// (`Swift/Array.swift`); text the cell wrote without a newline can run into it, so the
-    /// file starts at the first of those forms in the word before `:<line>: `, else at the
-    /// word's start (at most ``longestFile`` bytes back).
-    private static func locationStart(in line: [UInt8], before index: Int) -> Int {
-        var position = index
-        guard position >= 2, line[position - 1] == UInt8(ascii: " "), line[position - 2] == UInt8(ascii: ":") else { return index }
-        position -= 2
-        let digitsEnd = position
-        while position > 0, line[position - 1] >= 0x30, line[position - 1] <= 0x39 { position -= 1 }
-        guard position < digitsEnd, position > 0, line[position - 1] == UInt8(ascii: ":") else { return index }
-        let fileEnd = position - 1
-        var wordStart = fileEnd
-        while wordStart > 0, fileEnd - wordStart < longestFile, line[wordStart - 1] != UInt8(ascii: " ") { wordStart -= 1 }
-        let word = line[wordStart..<fileEnd]
-        let anchors = fileStarts.compactMap { anchor in
-            word.indices.first { word[$0...].starts(with: anchor) }
-        }
-        return anchors.min() ?? wordStart
-    }
-
-    /// How far back the runtime's file name is looked for.
-    private static let longestFile = 256
-    /// How the runtime's file names start.
-    private static let fileStarts = ["Cell", "In[", "Swift/"].map { Array($0.utf8) }
-
-    private static let frameMarkerBytes = Array(frameMarker.utf8)
-    private static let runtimeMarkers = ["Fatal error", "fatal error", "Precondition failed", "Assertion failed"]
-    private static let runtimeMarkerBytes = runtimeMarkers.map { Array($0.utf8) }
 
     /// The Swift runtime's message, without the `File.swift:123: ` prefix it writes (the
-    /// location is reported from the frames instead).
+    /// location is reported from the frames instead) and its final newline.
     var runtimeMessage: String? {
-        guard let last = messages.last else { return nil }
-        return last.replacing(#/^.*?:[0-9]+:\s(?=Fatal error|fatal error|Precondition failed|Assertion failed)/#, with: "")
+        guard let written = writtenMessage else { return nil }
+        let message = written.hasSuffix("\n") ? String(written.dropLast()) : written
+        let words = message.replacing(#/^[^\n]*?:[0-9]+:\s(?=Fatal error|fatal error|Precondition failed|Assertion failed)/#, with: "")
+        return words.isEmpty ? nil : words
     }
 
     /// The innermost frame in cell code, as `In[7], line 3`, or nil.

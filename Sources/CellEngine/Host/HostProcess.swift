@@ -10,6 +10,9 @@ enum HostOutput: Sendable {
     case event(HostEvent)
     /// The host left a frozen copy of itself after a cell.
     case snapshot(HostSnapshot)
+    /// What the host's crash handler wrote on its crash channel before the host died;
+    /// delivered just before ``exited(_:)``.
+    case crashed(CrashReport)
     /// The event stream could not be read; the host has been killed.
     case protocolError(String)
     /// The process ended; always the last output.
@@ -39,11 +42,12 @@ final class HostProcess: Sendable {
     /// Writes commands and sends signals, in order; see the thread rules.
     private let outbox: DispatchQueue
     private let standardInput: FileDescriptor
-    private let outputs: (standardOutput: FileDescriptor, standardError: FileDescriptor, events: FileDescriptor)
+    private let outputs: (standardOutput: FileDescriptor, standardError: FileDescriptor, events: FileDescriptor,
+                          crashes: FileDescriptor)
     private let snapshots: MessageSocket
     private let id: HostID
 
-    /// The kernel's ends of a host's six descriptors, and the host's ends (0–5 in the host).
+    /// The kernel's ends of a host's seven descriptors, and the host's ends (0–6 in the host).
     private struct Pipes {
         let command: (read: FileDescriptor, write: FileDescriptor)
         let events: (read: FileDescriptor, write: FileDescriptor)
@@ -51,6 +55,7 @@ final class HostProcess: Sendable {
         let error: (read: FileDescriptor, write: FileDescriptor)
         let input: (read: FileDescriptor, write: FileDescriptor)
         let snapshots: (kernel: MessageSocket, host: MessageSocket)
+        let crashes: (read: FileDescriptor, write: FileDescriptor)
 
         init() throws(SystemError) {
             command = try FileDescriptor.pipe()
@@ -59,19 +64,21 @@ final class HostProcess: Sendable {
             error = try FileDescriptor.pipe()
             input = try FileDescriptor.pipe()
             snapshots = try MessageSocket.pair()
+            crashes = try FileDescriptor.pipe()
         }
 
-        /// The host's ends, in descriptor order 0–5 (``HostChannel``'s numbers).
+        /// The host's ends, in descriptor order 0–6 (``HostChannel``'s numbers).
         var hostEnds: [FileDescriptor] {
             let ends: [Int32: FileDescriptor] = [
                 0: input.read, 1: output.write, 2: error.write, HostChannel.commandDescriptor: command.read,
                 HostChannel.eventDescriptor: events.write, HostChannel.snapshotDescriptor: snapshots.host.descriptor,
+                HostChannel.crashDescriptor: crashes.write,
             ]
             return (0..<Int32(HostChannel.descriptorCount)).map { ends[$0]! }
         }
 
         var kernelEnds: [FileDescriptor] {
-            [input.write, output.read, error.read, command.write, events.read, snapshots.kernel.descriptor]
+            [input.write, output.read, error.read, command.write, events.read, snapshots.kernel.descriptor, crashes.read]
         }
     }
 
@@ -129,9 +136,10 @@ final class HostProcess: Sendable {
         commands = pipes.command.write
         outbox = DispatchQueue(label: "benchbook.host.\(id.rawValue).commands")
         standardInput = pipes.input.write
-        outputs = (pipes.output.read, pipes.error.read, pipes.events.read)
+        outputs = (pipes.output.read, pipes.error.read, pipes.events.read, pipes.crashes.read)
         snapshots = pipes.snapshots.kernel
-        [outputs.standardOutput, outputs.standardError, outputs.events, snapshots.descriptor].forEach { $0.setNonBlocking() }
+        [outputs.standardOutput, outputs.standardError, outputs.events, outputs.crashes, snapshots.descriptor]
+            .forEach { $0.setNonBlocking() }
         let reader = Thread { [self] in readUntilExit(onOutput) }
         reader.name = "cell host \(process.pid) reader"
         reader.start()
@@ -142,7 +150,7 @@ final class HostProcess: Sendable {
         // After every queued write, which fails at once now that the host is dead.
         outbox.async { [commands] in commands.close() }
         standardInput.close()
-        [outputs.standardOutput, outputs.standardError, outputs.events, snapshots.descriptor].forEach { $0.close() }
+        [outputs.standardOutput, outputs.standardError, outputs.events, outputs.crashes, snapshots.descriptor].forEach { $0.close() }
     }
 
     /// Queues a command; a host that is gone never reads it (it reports its exit instead).
@@ -161,8 +169,10 @@ final class HostProcess: Sendable {
     func kill() { process.signalGroup(SIGKILL) }
 
     private func readUntilExit(_ onOutput: @Sendable (HostOutput) -> Void) {
-        var open = [outputs.standardOutput, outputs.standardError, outputs.events, snapshots.descriptor]
+        var open = [outputs.standardOutput, outputs.standardError, outputs.events, outputs.crashes, snapshots.descriptor]
         var decoder = Framing.Decoder()
+        /// What the crash handler wrote; a report is at most a few kilobytes.
+        var crashBytes: [UInt8] = []
         func drain(_ fd: FileDescriptor) {
             if fd == snapshots.descriptor {
                 if !receiveSnapshots(onOutput) { open.removeAll { $0 == fd } }
@@ -184,6 +194,7 @@ final class HostProcess: Sendable {
                 case .bytes(let bytes):
                     if fd == outputs.standardOutput { onOutput(.standardOutput(bytes)) }
                     else if fd == outputs.standardError { onOutput(.standardError(bytes)) }
+                    else if fd == outputs.crashes { if crashBytes.count < 1 << 20 { crashBytes += bytes } }
                     else if !deliverEvents(bytes, &decoder, afterOutputs: drainOutputs, onOutput) {
                         open.removeAll { $0 == fd }
                         return
@@ -194,8 +205,10 @@ final class HostProcess: Sendable {
         // The host flushes its standard output and error before it writes an event, so text
         // printed before an event is in its pipe by the time the event is read: read it
         // first, even while events keep coming (a print between two events, then `done`).
+        // A snapshot announced before an event (the host snapshots before `done`) is read
+        // first too, so the supervisor keeps it before the cell ends.
         func drainOutputs() {
-            for fd in [outputs.standardOutput, outputs.standardError] where open.contains(fd) { drain(fd) }
+            for fd in [outputs.standardOutput, outputs.standardError, snapshots.descriptor] where open.contains(fd) { drain(fd) }
         }
         while true {
             let ready = (try? FileDescriptor.poll(open + [process.exitNotification], timeout: -1)) ?? []
@@ -207,6 +220,7 @@ final class HostProcess: Sendable {
                 // End what the cells started while the group id is still reserved (the
                 // host is not reaped yet).
                 process.signalGroup(SIGKILL)
+                if let report = CrashReport(channel: crashBytes) { onOutput(.crashed(report)) }
                 onOutput(.exited(process.waitForExit()))
                 return
             }

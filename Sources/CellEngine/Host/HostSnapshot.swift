@@ -37,10 +37,10 @@ final class HostSnapshot: Sendable, CustomStringConvertible {
     var description: String { "snapshot \(pid) after cell \(afterCell)" }
 
     /// Makes the copy the host: `descriptors` (its standard input, output and error, the
-    /// command, event and snapshot channels) become its descriptors 0–5.
+    /// command, event, snapshot and crash channels) become its descriptors 0–6.
     /// - Throws: ``SystemError`` when the copy is gone.
     func promote(_ descriptors: [FileDescriptor]) throws(SystemError) {
-        precondition(descriptors.count == HostChannel.descriptorCount, "a host needs descriptors 0 to 5")
+        precondition(descriptors.count == HostChannel.descriptorCount, "a host needs descriptors 0 to \(HostChannel.descriptorCount - 1)")
         try socket.send(SnapshotMessage.promote.packet, descriptors: descriptors)
     }
 }

@@ -7,7 +7,7 @@ import HostProtocol
 enum CellParserError: Error, Sendable, Equatable {
     /// The parser refused the text; the message says why.
     case refused(String)
-    /// The parse did not finish in time; the parser was killed.
+    /// The parse used its processor time (`seconds`) without finishing; the parser was killed.
     case timedOut(seconds: Double, nesting: NestingScan)
     /// The parser process ended while parsing (for example a stack overflow).
     case crashed(ExitStatus)
@@ -19,7 +19,7 @@ enum CellParserError: Error, Sendable, Equatable {
 
 /// The kernel's side of the cell parser process (`benchbook-cell-parser`): parses cells
 /// there, so cell text can never crash or freeze the kernel, and keeps each parse bounded
-/// in time and interruptible.
+/// in processor time and interruptible.
 ///
 /// The process is a ``HelperProcess``: it starts on first use and is kept; one that is
 /// killed (timeout, interrupt) or crashes is started again on the next request.
@@ -27,13 +27,20 @@ enum CellParserError: Error, Sendable, Equatable {
 /// Thread rules: requests come from one thread at a time (the kernel's shell thread);
 /// a ``CellCancellation`` passed in may be cancelled from any thread.
 final class CellParserClient: Sendable {
-    /// How long a cell's parse may take: normal cells take milliseconds; text that makes
-    /// Swift's parser slow (deeply nested square brackets, slow at a few kilobytes) is
-    /// refused after 1.5 s. A long cell gets 0.1 s more per megabyte: a 50 MB cell (a
-    /// pasted data dump, `test_fifty_megabyte_message`) was refused under load with a flat
-    /// bound.
-    static func timeout(forBytes count: Int) -> Double {
+    /// How much processor time a cell's parse may use: normal cells take milliseconds; text
+    /// that makes Swift's parser slow (deeply nested square brackets, slow at a few
+    /// kilobytes) is refused after 1.5 s of it. A long cell gets 0.1 s more per megabyte (a
+    /// 50 MB cell, a pasted data dump). Processor time, not wall time: measured in wall
+    /// time, whether a cell ran depended on what else the machine ran (a 200k-element list
+    /// that parses alone was refused at load 3.5).
+    static func processorBudget(forBytes count: Int) -> Double {
         1.5 + Double(count) / 10_000_000
+    }
+
+    /// The wall-clock guard against a parser that hangs without using the processor:
+    /// ten times the budget, and 30 s more, so that no load stops a parse within its budget.
+    static func hangGuard(forBudget budget: Double) -> Double {
+        30 + 10 * budget
     }
     /// The parser's memory cap.
     static let limits = ResourceLimits(addressSpaceBytes: 4 << 30)
@@ -76,16 +83,17 @@ final class CellParserClient: Sendable {
 
     private func request(_ request: ParserRequest, source: String,
                          cancellation: CellCancellation?) throws(CellParserError) -> ParserResponse {
-        let timeout = Self.timeout(forBytes: source.utf8.count)
+        let budget = Self.processorBudget(forBytes: source.utf8.count)
         let answer: [UInt8]
         do {
             answer = try helper.exchange(Array(JSONEncoder().encode(request)),
-                                         deadline: .now + .milliseconds(Int64(timeout * 1000)), tracker: cancellation)
+                                         deadline: .now + .milliseconds(Int64(Self.hangGuard(forBudget: budget) * 1000)),
+                                         processorSeconds: budget, tracker: cancellation)
         } catch let error as HelperProcess.ExchangeError {
             if cancellation?.isCancelled == true { throw .cancelled }
             switch error {
             case .unavailable(let reason): throw .unavailable(reason.description)
-            case .timedOut: throw .timedOut(seconds: timeout, nesting: NestingScan(source))
+            case .timedOut: throw .timedOut(seconds: budget, nesting: NestingScan(source))
             case .ended(let status): throw .crashed(status)
             }
         } catch {

@@ -11,9 +11,9 @@ import HostProtocol
 /// are quick: spawning a process, writing a short command, sending a signal, handing an
 /// item to a waiting thread.
 ///
-/// Thread rules: the shell thread calls ``beginCompile(_:stamp:cancellation:)``,
+/// Thread rules: the shell thread calls ``beginCompile(_:cancellation:)``,
 /// ``endCompile(_:run:)`` and ``sendInputReply(_:_:)``; the control thread calls
-/// ``interrupt(_:)``; any thread may call ``prepare()`` and ``shutdown()``; host readers and
+/// ``interrupt()``; any thread may call ``prepare()`` and ``shutdown()``; host readers and
 /// grace timers call in on their own threads.
 final class HostSupervisor: @unchecked Sendable {
     /// How to start a host.
@@ -44,6 +44,9 @@ final class HostSupervisor: @unchecked Sendable {
     private var restoreStarted: DispatchTime?
     /// How long the last promotion took, for the shell thread to report.
     private var restoreSeconds: [CellID: Double] = [:]
+    /// The crash report of a host that died while none of its cells ran, for the
+    /// ``HostLoss`` its exit makes.
+    private var crashBetweenCells: CrashReport?
 
     /// How long a promoted snapshot has to answer its first sync before a fresh host
     /// replaces it.
@@ -53,6 +56,8 @@ final class HostSupervisor: @unchecked Sendable {
     struct HostLoss: Sendable {
         /// How it ended.
         var status: ExitStatus
+        /// What its crash handler reported (the runtime's message, the frames), if anything.
+        var crash: CrashReport?
         /// The execution whose state a snapshot brought back, and how long that took;
         /// nil when a fresh host replaced it (values are gone).
         var restored: (afterCell: Int, seconds: Double)?
@@ -90,12 +95,12 @@ final class HostSupervisor: @unchecked Sendable {
     }
 
     /// A cell starts compiling; returns the sink its run will be handed through.
-    func beginCompile(_ id: CellID, stamp: ClientStamp?, cancellation: CellCancellation) -> CellRunSink {
+    func beginCompile(_ id: CellID, cancellation: CellCancellation) -> CellRunSink {
         let sink = CellRunSink()
         transition { state in
             sinks[id] = sink
             cancellations[id] = cancellation
-            return state.beginCompile(id, stamp: stamp)
+            return state.beginCompile(id)
         }
         return sink
     }
@@ -115,9 +120,9 @@ final class HostSupervisor: @unchecked Sendable {
         }
     }
 
-    /// The user interrupted (see ``SupervisorState/interrupt(_:)``).
-    func interrupt(_ stamp: ClientStamp?) {
-        transition { $0.interrupt(stamp) }
+    /// The user interrupted (see ``SupervisorState/interrupt()``).
+    func interrupt() {
+        transition { $0.interrupt() }
     }
 
     /// Answers the running cell's input request.
@@ -161,12 +166,26 @@ final class HostSupervisor: @unchecked Sendable {
                 return state.runReturned(cell, on: hostID, outcome: outcome)
             case .exited(let status):
                 hosts[hostID] = nil
-                Subreaper.reapAdoptedOrphans()
+                // What its cells started in sessions of their own (setsid, a double fork)
+                // left its process group, which is gone now; they were re-parented to the
+                // kernel: end them, all but the snapshot about to take the host's place.
+                Subreaper.endAdoptedOrphans(sparing: snapshot.map { [$0.pid] } ?? [])
                 return state.hostExited(hostID, status: status)
+            case .crashed:
+                if let cell = state.runningCell(on: hostID) {
+                    sinks[cell]?.append(output)
+                } else {
+                    if case .crashed(let report) = output { crashBetweenCells = report }
+                    background(output)
+                }
+                return []
             case .snapshot(let taken):
                 // Keeping the newest releases the one before (its copy exits).
                 if state.snapshotTaken(by: hostID, afterCell: taken.afterCell) { snapshot = taken }
                 Subreaper.reapAdoptedOrphans()
+                return []
+            case .event(.snapshotFailed(_, let reason)) where state.runningCell(on: hostID) == nil:
+                notes.append(CellErrorReport.snapshotFailed(reason: reason, label: nil))
                 return []
             case .event(.loadFailed(let library, let message)) where state.runningCell == nil:
                 notes.append("could not load \((library as NSString).lastPathComponent) into the cell host: \(message)")
@@ -245,7 +264,7 @@ final class HostSupervisor: @unchecked Sendable {
                 self?.restoreTimedOut(id)
             }
         case .reportHostRestored(let status, let afterCell):
-            losses.append(HostLoss(status: status, restored: (afterCell, takeRestoreElapsed())))
+            losses.append(HostLoss(status: status, crash: takeCrashBetweenCells(), restored: (afterCell, takeRestoreElapsed())))
         case .killHost(let id):
             hosts[id]?.kill()
         case .signalHost(let id, let number):
@@ -274,9 +293,14 @@ final class HostSupervisor: @unchecked Sendable {
             }
             sinks.removeValue(forKey: cell)?.finish(end)
         case .reportHostLoss(let status):
-            losses.append(HostLoss(status: status, restored: nil))
+            losses.append(HostLoss(status: status, crash: takeCrashBetweenCells(), restored: nil))
         }
         return []
+    }
+
+    private func takeCrashBetweenCells() -> CrashReport? {
+        defer { crashBetweenCells = nil }
+        return crashBetweenCells
     }
 
     /// Seconds since the promotion started.

@@ -18,21 +18,6 @@ struct HostID: Hashable, Sendable, CustomStringConvertible {
     var description: String { "host \(rawValue)" }
 }
 
-/// Who sent a request and when, as the client's message header says. Compared only
-/// between requests of the same session, which share one clock.
-public struct ClientStamp: Sendable, Equatable {
-    /// The header's `session`.
-    public var session: String
-    /// The header's `date`, in seconds since 1970, when it could be read.
-    public var date: Double?
-
-    /// Creates a stamp.
-    public init(session: String, date: Double?) {
-        self.session = session
-        self.date = date
-    }
-}
-
 /// How a cell's run ended, as the supervisor saw it.
 enum RunEnd: Sendable, Equatable {
     /// The host answered the run command.
@@ -100,9 +85,11 @@ enum SupervisorAction: Sendable, Equatable {
 ///   interrupting → idle (it stopped, or its host was killed after the grace period).
 ///
 /// An interrupt belongs to exactly one cell: the cell that is compiling or running when it
-/// arrives, and only when the client sent it after that cell (an interrupt meant for a
-/// cell that has ended is dropped, even when it arrives late). A grace timer names its
-/// cell and does nothing once that cell has ended.
+/// arrives; one that arrives between cells is dropped. No clock decides it: the kernel
+/// serves every control request that arrived before a cell begins first (see the kernel's
+/// `ControlFence`), so an interrupt the client sent for an earlier cell never reaches a
+/// later one, whatever the client's clock says. A grace timer names its cell and does
+/// nothing once that cell has ended.
 struct SupervisorState: Sendable {
     enum HostPhase: Sendable, Equatable {
         case stopped
@@ -141,7 +128,6 @@ struct SupervisorState: Sendable {
     /// One execution of a cell.
     struct Cell: Sendable, Equatable {
         let id: CellID
-        let stamp: ClientStamp?
         /// An interrupt arrived while it compiled: it must not run.
         var interrupted = false
     }
@@ -311,12 +297,12 @@ struct SupervisorState: Sendable {
     // MARK: Cell events
 
     /// A cell starts compiling. Starts a host when there is none.
-    mutating func beginCompile(_ id: CellID, stamp: ClientStamp?) -> [SupervisorAction] {
+    mutating func beginCompile(_ id: CellID) -> [SupervisorAction] {
         guard cell == .idle else {
             Self.impossible("\(id) began while \(cell) was in progress")
             return [.finishRun(id, .hostUnavailable("the kernel was still busy with another cell; run this cell again"))]
         }
-        cell = .compiling(Cell(id: id, stamp: stamp))
+        cell = .compiling(Cell(id: id))
         return start()
     }
 
@@ -358,27 +344,22 @@ struct SupervisorState: Sendable {
         }
     }
 
-    /// The user interrupted. Applies to the compiling or running cell, unless the same
-    /// client sent it before that cell.
-    mutating func interrupt(_ stamp: ClientStamp?) -> [SupervisorAction] {
+    /// The user interrupted. Applies to the compiling or running cell.
+    mutating func interrupt() -> [SupervisorAction] {
         switch cell {
         case .idle, .recovering:
             return []
         case .compiling(var compiling):
-            guard !Self.isStale(stamp, for: compiling) else { return [] }
             compiling.interrupted = true
             cell = .compiling(compiling)
             return [.cancelCompile(compiling.id)]
         case .waitingForHost(let waiting):
-            guard !Self.isStale(stamp, for: waiting) else { return [] }
             cell = .idle
             return [.finishRun(waiting.id, .interruptedBeforeRun)]
         case .running(let running, let hostID):
-            guard !Self.isStale(stamp, for: running) else { return [] }
             cell = .interrupting(running, on: hostID)
             return [.signalHost(hostID, SIGINT), .stopInputWait(running.id), .startGraceTimer(running.id)]
         case .interrupting(let running, let hostID):
-            guard !Self.isStale(stamp, for: running) else { return [] }
             return [.signalHost(hostID, SIGINT), .stopInputWait(running.id)]
         }
     }
@@ -443,14 +424,6 @@ struct SupervisorState: Sendable {
     private mutating func newHostID() -> HostID {
         defer { nextHostNumber += 1 }
         return HostID(rawValue: nextHostNumber)
-    }
-
-    /// True when the same client sent the interrupt before it sent the cell: it was meant
-    /// for an earlier cell and arrived late.
-    static func isStale(_ interrupt: ClientStamp?, for cell: Cell) -> Bool {
-        guard let interrupt, let stamp = cell.stamp, interrupt.session == stamp.session,
-              let sent = interrupt.date, let cellSent = stamp.date else { return false }
-        return sent < cellSent
     }
 
     /// An event the kernel's own code must never send: traps in a debug build; in a release

@@ -72,6 +72,16 @@ public final class ZeroMQSocket: @unchecked Sendable {
 
     deinit { zmq_close(handle) }
 
+    /// Makes the socket an IPv6 socket (it then takes IPv4 connections too), for an IPv6
+    /// address in a connection file. Call before ``bind(_:listening:)``.
+    /// - Throws: ``ZeroMQError``.
+    public func enableIPv6() throws {
+        var on: Int32 = 1
+        guard zmq_setsockopt(handle, ZMQ_IPV6, &on, MemoryLayout<Int32>.size) == 0 else {
+            throw ZeroMQError.last("zmq_setsockopt(ZMQ_IPV6)")
+        }
+    }
+
     /// Binds to an endpoint such as `tcp://127.0.0.1:5555` or `ipc:///tmp/kernel-1`.
     /// - Parameters:
     ///   - endpoint: the address.
@@ -132,6 +142,23 @@ public final class ZeroMQSocket: @unchecked Sendable {
             let result = zmq_poll(&item, 1, milliseconds)
             if result < 0, zmq_errno() == EINTR { continue }
             return result > 0 && (item.revents & Int16(ZMQ_POLLIN)) != 0
+        }
+    }
+
+    /// Waits until a message can be received or a file descriptor can be read.
+    /// - Parameters:
+    ///   - descriptor: a descriptor to watch beside the socket (a pipe another thread writes
+    ///     to, to wake this one).
+    ///   - milliseconds: how long to wait; -1 waits forever.
+    /// - Returns: which of the two is ready.
+    public func waitForInput(orReadable descriptor: Int32, milliseconds: Int) -> (message: Bool, descriptor: Bool) {
+        var items = [zmq_pollitem_t(socket: handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
+                     zmq_pollitem_t(socket: nil, fd: descriptor, events: Int16(ZMQ_POLLIN), revents: 0)]
+        while true {
+            let result = zmq_poll(&items, 2, milliseconds)
+            if result < 0, zmq_errno() == EINTR { continue }
+            guard result > 0 else { return (false, false) }
+            return ((items[0].revents & Int16(ZMQ_POLLIN)) != 0, (items[1].revents & Int16(ZMQ_POLLIN)) != 0)
         }
     }
 

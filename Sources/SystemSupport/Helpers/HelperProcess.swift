@@ -35,7 +35,7 @@ public final class HelperProcess: Sendable {
     public enum ExchangeError: Error, Sendable, Equatable {
         /// The helper could not be started, or waits after a failure.
         case unavailable(HelperUnavailable)
-        /// The deadline passed; the helper was killed.
+        /// The deadline passed, or the helper used its processor time; it was killed.
         case timedOut(ExitStatus)
         /// The helper ended (killed by its tracker, crashed, or its answer was unreadable);
         /// how it ended.
@@ -68,23 +68,28 @@ public final class HelperProcess: Sendable {
     /// - Parameters:
     ///   - request: the request's payload.
     ///   - deadline: when to give up and kill the helper; nil waits as long as it runs.
+    ///   - processorSeconds: kill the helper when it has used this much processor time on
+    ///     the request: a bound that does not depend on what else the machine runs (the
+    ///     wall-clock `deadline` is then only a guard against a helper that hangs).
     ///   - tracker: told which process serves the request, so a cancellation can kill it.
     /// - Returns: the answer's payload.
     /// - Throws: ``ExchangeError``.
-    public func exchange(_ request: [UInt8], deadline: ContinuousClock.Instant? = nil,
+    public func exchange(_ request: [UInt8], deadline: ContinuousClock.Instant? = nil, processorSeconds: Double? = nil,
                          tracker: (any ProcessTracker)? = nil) throws(ExchangeError) -> [UInt8] {
-        try serving.withLock { _ in exchangeServing(request, deadline: deadline, tracker: tracker) }.get()
+        try serving.withLock { _ in
+            exchangeServing(request, deadline: deadline, processorSeconds: processorSeconds, tracker: tracker)
+        }.get()
     }
 
-    /// ``exchange(_:deadline:tracker:)`` with `serving` held.
-    private func exchangeServing(_ request: [UInt8], deadline: ContinuousClock.Instant?,
+    /// ``exchange(_:deadline:processorSeconds:tracker:)`` with `serving` held.
+    private func exchangeServing(_ request: [UInt8], deadline: ContinuousClock.Instant?, processorSeconds: Double?,
                                  tracker: (any ProcessTracker)?) -> Result<[UInt8], ExchangeError> {
         let connection: ChildProcess.Connection
         do throws(HelperUnavailable) { connection = try running() } catch { return .failure(.unavailable(error)) }
         tracker?.track(connection.process)
         defer { tracker?.untrack() }
         do throws(ExchangeError) {
-            let answer = try Self.exchange(request, on: connection, deadline: deadline)
+            let answer = try Self.exchange(request, on: connection, deadline: deadline, processorSeconds: processorSeconds)
             lifecycle.withLock { $0.served() }
             return .success(answer)
         } catch {
@@ -137,20 +142,32 @@ public final class HelperProcess: Sendable {
         return status
     }
 
-    /// Writes a request and reads its answer, killing the helper when the deadline passes.
+    /// How often the helper's processor time is read while a request with a processor
+    /// budget waits.
+    static let processorCheckMilliseconds: Int32 = 20
+
+    /// Writes a request and reads its answer, killing the helper when the deadline passes
+    /// or it has used its processor time.
     private static func exchange(_ request: [UInt8], on connection: ChildProcess.Connection,
-                                 deadline: ContinuousClock.Instant?) throws(ExchangeError) -> [UInt8] {
+                                 deadline: ContinuousClock.Instant?, processorSeconds: Double?) throws(ExchangeError) -> [UInt8] {
+        let usedBefore = connection.process.processorSeconds ?? 0
         guard (try? connection.input.write(all: Framing.frame(request))) != nil else {
             throw .ended(connection.process.kill())
         }
         var decoder = Framing.Decoder()
         while true {
             var wait: Int32 = 60_000
+            if let processorSeconds {
+                if let used = connection.process.processorSeconds, used - usedBefore > processorSeconds {
+                    throw .timedOut(connection.process.kill())
+                }
+                wait = processorCheckMilliseconds
+            }
             if let deadline {
                 let left = deadline - .now
                 guard left > .zero else { throw .timedOut(connection.process.kill()) }
                 let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-                wait = Int32(max(1, min(milliseconds, 60_000)))
+                wait = Int32(max(1, min(Int64(wait), milliseconds)))
             }
             _ = try? FileDescriptor.poll([connection.output], timeout: wait)
             switch try? connection.output.read() {

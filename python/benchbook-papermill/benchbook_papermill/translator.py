@@ -137,6 +137,31 @@ def _key_type(mapping):
     return kinds.pop() if kinds else "String"
 
 
+# The deepest nesting of lists and dictionaries a parameter may have. Swift's parser takes
+# exponential time in nested square brackets (about 0.25 s at 16 levels, and the kernel
+# refuses a cell past about 19), and reading deeper values here would exhaust Python's
+# recursion limit (a 400-deep list raised RecursionError).
+MAXIMUM_NESTING = 16
+
+
+def nesting(value):
+    """How deep lists, tuples and dictionaries nest in a value (0 for a scalar), without
+    recursion, so any depth can be measured."""
+    deepest = 0
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, (list, tuple)):
+            children = item
+        elif isinstance(item, dict):
+            children = list(item.keys()) + list(item.values())
+        else:
+            continue
+        deepest = max(deepest, depth)
+        pending.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 def needs_annotation(type_name):
     """True when Swift cannot infer this type from the literal alone."""
     return type_name is None or "Any" in type_name
@@ -242,6 +267,12 @@ class SwiftTranslator(Translator):
     def codify(cls, parameters, comment="Parameters"):
         lines = [cls.comment(comment)]
         for name, value in parameters.items():
+            depth = nesting(value)
+            if depth > MAXIMUM_NESTING:
+                raise SwiftTranslationError(
+                    f"parameter {name!r} is a value nested {depth} levels deep; a Swift literal nested more than "
+                    f"{MAXIMUM_NESTING} levels is not written (Swift's parser takes exponential time in nested square "
+                    "brackets): pass it flatter, or as a JSON string the notebook decodes")
             type_name = swift_type(value)
             literal = cls.translate(value)
             if needs_annotation(type_name):
