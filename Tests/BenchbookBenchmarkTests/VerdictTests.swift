@@ -126,8 +126,11 @@ import Testing
     }
 
     @Test func boundsNearAnEdgeOfTheVerdictGetThreeDecimals() {
-        // 1.0496 would print as 1.05 with two decimals and read as outside the band.
-        #expect(BenchmarkComparison.intervalText(Self.interval(1.02, 0.99, 1.0496)) == "95 % interval 0.990–1.050×")
+        // 1.0496 would print as 1.05 with two decimals and read as outside the band, and as 1.050 (the edge) with three.
+        #expect(BenchmarkComparison.intervalText(Self.interval(1.02, 0.99, 1.0496)) == "95 % interval 0.9900–1.0496×")
+        // A lower bound just above 1 under *slower* must not print as 1.000 (notebook 07, beside two busy loops).
+        #expect(BenchmarkComparison.intervalText(Self.interval(1.029, 1.0003, 1.058)) == "95 % interval 1.0003–1.0580×")
+        #expect(BenchmarkComparison.factor(1.0) == "1.000×")
         #expect(BenchmarkComparison.intervalText(Self.interval(1.2, 1.1, 1.3)) == "95 % interval 1.10–1.30×")
         #expect(BenchmarkComparison.factor(0.9531) == "0.953×")
         // The figure is shown with its bounds' decimals, never fewer: 0.994 is not "0.99×" beside 0.994–0.995×.

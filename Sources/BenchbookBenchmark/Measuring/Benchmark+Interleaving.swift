@@ -178,7 +178,7 @@ private struct InterleavedTurns {
             result.runs = entry.samples.runs
             return result
         }
-        progress.finish("done, \(entries.first?.samples.runs ?? 0) rounds of \(entries.count) variants")
+        progress.finish("done, \(entries.first?.samples.runs ?? 0) rounds of \(entries.count) variant\(entries.count == 1 ? "" : "s")")
         return results
     }
 }

@@ -93,14 +93,14 @@ extension BenchmarkComparison {
         DurationFormat.fixed(value, decimals: decimals(value, edges: edges)) + "×"
     }
 
-    /// "95 % interval 1.35–1.50×", with three decimals when a figure would round onto one of `edges` at two.
+    /// "95 % interval 1.35–1.50×", with three decimals or more when a figure would round onto one of `edges` at two.
     static func intervalText(_ interval: ConfidenceInterval, edges: [Double] = defaultEdges) -> String {
         let digits = digits(interval, edges: edges)
         return "\(interval.levelText) interval \(DurationFormat.fixed(interval.lower, decimals: digits))–"
             + "\(DurationFormat.fixed(interval.upper, decimals: digits))×"
     }
 
-    /// The decimals an interval's figures are all shown with: three when any is near an edge.
+    /// The decimals an interval's figures are all shown with: three or more when any is near an edge.
     static func digits(_ interval: ConfidenceInterval, edges: [Double] = defaultEdges) -> Int {
         [interval.lower, interval.upper, interval.estimate].map { decimals($0, edges: edges) }.max() ?? 2
     }
@@ -111,8 +111,17 @@ extension BenchmarkComparison {
         return [1, rule.upperEdge, rule.lowerEdge]
     }()
 
+    /// Two decimals; three within 0.005 of an edge, and more (up to six) while the value would
+    /// still print as the edge itself, so a bound that clears an edge never reads as on it
+    /// (a lower bound of 1.0003 under *slower* prints as "1.0003", not "1.000").
     private static func decimals(_ value: Double, edges: [Double]) -> Int {
-        edges.contains { abs(value - $0) <= 0.0055 } ? 3 : 2
+        guard let edge = edges.first(where: { abs(value - $0) <= 0.0055 }) else { return 2 }
+        var places = 3
+        while places < 6, value != edge,
+              DurationFormat.fixed(value, decimals: places) == DurationFormat.fixed(edge, decimals: places) {
+            places += 1
+        }
+        return places
     }
 }
 
