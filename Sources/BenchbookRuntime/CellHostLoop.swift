@@ -21,6 +21,10 @@ public func _benchbookCellHostServe() -> Int32 {
     guard channel.isConnected else { return 2 }
     bb_install_crash_reporter()
     RuntimePreload.start()
+    // The launcher passes what this returns to exit(), which runs libtorch's static
+    // destructors: never while the preload thread is still inside libtorch (a host told
+    // to end in its first second crashed with SIGSEGV instead of exiting).
+    defer { RuntimePreload.waitUntilDone() }
     var lastCell = 0
     while true {
         let command: HostCommand?
