@@ -80,7 +80,7 @@ let package = Package(
         // The compiler, loaded once as the toolchain's in-process SourceKit (dlopen).
         .target(name: "CSourceKit", linkerSettings: [.linkedLibrary("dl")]),
         .executableTarget(name: "benchbook-cell-compiler", dependencies: ["CSourceKit", "CHostSupport", "CellSource", "HostProtocol", "SystemSupport"]),
-        .target(name: "CellEngine", dependencies: ["CellSource", "HostProtocol", "SystemSupport", "JSONCore"]),
+        .target(name: "CellEngine", dependencies: ["CellSource", "HostProtocol", "SystemSupport", "JSONCore", "CLibCrypto"]),
         .target(name: "CellCompletion", dependencies: ["CellEngine", "CellSource", "SystemSupport", "JSONCore"]),
         .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"]),
         .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel", "CellEngine", "JupyterWire", "SystemSupport"]),

@@ -103,6 +103,9 @@ public final class CellEngine: @unchecked Sendable {
         if let parsed = CellMagic.parse(code), case .success(.optimize(let setting)) = parsed.magic {
             return setOptimization(setting, output: output)
         }
+        if let parsed = CellMagic.parse(code), case .success(.cache) = parsed.magic {
+            return showCache(output: output)   // CellEngine+Cache.swift
+        }
         background.setOutput(output, streams: streams(label: label + "-later"))
         reportHostLosses(to: output)
         for note in commNotes { output.stream(name: "stderr", text: note + "\n") }
@@ -258,10 +261,22 @@ public final class CellEngine: @unchecked Sendable {
         hostLibraries.beginCell(host: supervisor.readyHost)
         return compiler.compile(source: source, module: generator.module, cellLabel: generator.cellLabel,
                                 linking: dependencies.modules, hostHasLoaded: hostLibraries.contains(library:),
+                                waitForHost: { [self] in waitForHost(cancellation: cancellation) },
                                 emitsModule: Self.laterCellsCanImport(analysis, magic: request.magic),
                                 insertions: analysis.insertions + generator.insertions(for: analysis, fixes: request.fixes),
                                 optimized: generator.optimized, crossModule: !analysis.declaresCallables,
                                 cancellation: cancellation)
+    }
+
+    /// Waits (at most a minute) until a host is ready to run the cell, and starts the
+    /// questions about what it has loaded again. A cached library whose link left out what
+    /// the host loads needs this; the run would wait for the host anyway.
+    private func waitForHost(cancellation: CellCancellation) {
+        let deadline = DispatchTime.now() + .seconds(60)
+        while supervisor.readyHost == nil, !cancellation.isCancelled, DispatchTime.now() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        hostLibraries.beginCell(host: supervisor.readyHost)
     }
 
     /// Explanations added to a compile error: a name no earlier cell declares may be

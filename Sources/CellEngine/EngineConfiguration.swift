@@ -21,6 +21,9 @@ public struct EngineConfiguration: Sendable {
     /// `%optimize` changes it for the kernel (see ``CellEngine/optimization``).
     /// `BENCHBOOK_OPTIMIZE=on|off|auto` in the kernel's environment chooses another start.
     public var optimization = ProcessInfo.processInfo.environment["BENCHBOOK_OPTIMIZE"].flatMap(Optimization.init(rawValue:)) ?? .auto
+    /// Where compiled cells are kept between kernels (``CellCache``): from
+    /// `BENCHBOOK_CELL_CACHE`, `BENCHBOOK_CELL_CACHE_READONLY` and `BENCHBOOK_CELL_CACHE_SIZE_MB`.
+    public var cellCache = CellCacheSettings.from(environment: ProcessInfo.processInfo.environment)
     /// How much of a cell's standard output and error the notebook is sent.
     public var outputLimit = OutputLimit.standard
     /// Where a cell's output past the limit is written (in `benchbook-output/`): the
