@@ -2,6 +2,7 @@
 compiles the same source after the same earlier cells, with no compiler and no linker, and
 shows exactly what a compile shows. Every kernel here runs with BENCHBOOK_TRACE=1 and its
 standard error in a file, whose `cell cache: hit|miss|stored` lines say what happened."""
+import json
 import os
 import re
 import stat
@@ -20,14 +21,14 @@ REPO = Path(__file__).resolve().parents[2]
 class Kernel:
     """A kernel with its own environment and its trace in a file."""
 
-    def __init__(self, log, **env):
+    def __init__(self, log, cwd=None, **env):
         self.log = log
         environment = dict(os.environ, BENCHBOOK_TRACE="1")
         environment.pop("BENCHBOOK_CELL_CACHE_READONLY", None)
         environment.update(env)
         self.km = KernelManager(kernel_name=KERNEL_NAME)
         self.stderr = open(log, "w")
-        self.km.start_kernel(env=environment, stderr=self.stderr)
+        self.km.start_kernel(env=environment, stderr=self.stderr, **({"cwd": cwd} if cwd else {}))
         self.kc = self.km.client()
         self.kc.start_channels()
         self.kc.wait_for_ready(timeout=120)
@@ -209,3 +210,37 @@ def test_two_kernels_filling_one_cache_at_the_same_time_both_succeed(tmp_path):
     with Kernel(tmp_path / "after.log", BENCHBOOK_CELL_CACHE=str(cache)) as kernel:
         assert [outcome(kernel, cell) for cell in cells] == outputs["s0"]
         assert kernel.cache_lines() == ["hit"] * len(cells)
+
+
+COMPILE_STEPS = re.compile(r"\] (cell compiler|swift-frontend|ld\.gold|ld\.lld|ld|clang|cell cache: hit [0-9a-f]+(?: \(shared\))?(?: \(compile errors\))?): ([0-9.]+) ms")
+
+
+def compile_milliseconds(log):
+    """What the kernel spent compiling and linking cells, or loading them from the cache."""
+    return sum(float(m.group(2)) for m in COMPILE_STEPS.finditer(Path(log).read_text()))
+
+
+def run_notebook_cells(kernel, name):
+    cells = json.loads((REPO / "notebooks" / name).read_text())["cells"]
+    seen = []
+    for cell in cells:
+        if cell["cell_type"] != "code":
+            continue
+        reply, outputs = kernel.run("".join(cell["source"]), timeout=900)
+        seen.append((reply["status"], [(m["msg_type"], m["content"]) for m in outputs]))
+    return seen
+
+
+def test_notebook_01_twice_in_fresh_kernels_with_one_cache(tmp_path):
+    cache = tmp_path / "cache"
+    runs, compile_ms = [], []
+    for index in range(2):
+        with Kernel(tmp_path / f"k{index}.log", BENCHBOOK_CELL_CACHE=str(cache), cwd=str(REPO / "notebooks")) as kernel:
+            runs.append(run_notebook_cells(kernel, "01-loading.ipynb"))
+            lines = kernel.cache_lines()
+        compile_ms.append(compile_milliseconds(kernel.log))
+        if index == 1:
+            assert "miss" not in lines and lines.count("hit") == len(runs[0]), lines
+    assert all(status == "ok" for status, _ in runs[0])
+    assert runs[0] == runs[1]
+    assert compile_ms[1] < compile_ms[0] / 10, compile_ms

@@ -45,8 +45,11 @@ extension CellCompiler {
             Trace.step("cell cache: hit \(short)\(shared ? " (shared)" : "") (compile errors)", since: started)
             return .failure(CompileFailure(diagnostics: CompilerDiagnostics.parse(text, cellLabel: cellLabel, insertions: insertions)))
         case .library(let omitted):
+            var started = started
             if !omitted.allSatisfy(hostServes) {
                 waitForHost()
+                Trace.step("cell cache: waited for the host", since: started)
+                started = DispatchTime.now()
                 guard omitted.allSatisfy(hostServes) else {
                     cache.count(hit: false)
                     Trace.note("cell cache: miss \(short) (the host has not loaded what the cached library needs)")

@@ -22,11 +22,14 @@ final class CellCompiler: @unchecked Sendable {
     /// `-Xcc -fmodule-map-file=...` for the library's C modules.
     let moduleMapFlags: [String]
     /// The linker command for a shared library, asked of clang once.
-    lazy var linkCommand = LinkCommand.discover(clang: configuration.toolsDirectory.appendingPathComponent("clang"))
+    var linkCommand: LinkCommand { linkSetup.value.command }
     /// Compiled cells kept between kernels, or nil when the cache is off (``CellCache``).
     let cache: CellCache?
-    /// The part of every cache key this kernel shares, computed at the first compile.
-    lazy var cacheIdentity = CellCacheKey.identity(configuration: configuration, moduleMaps: moduleMaps, link: linkCommand)
+    /// The part of every cache key this kernel shares (nil when the cache is off).
+    var cacheIdentity: String { linkSetup.value.identity ?? "" }
+    /// The linker command (asked of clang) and the cache identity (a few megabytes hashed),
+    /// made while the kernel starts.
+    private let linkSetup: BackgroundValue<(command: LinkCommand, identity: String?)>
     /// The cache key of each cell module compiled so far (nil: compiled without a key, so a
     /// cell that names it is not cached).
     var moduleKeys: [String: String?] = [:]
@@ -54,6 +57,15 @@ final class CellCompiler: @unchecked Sendable {
         maps += Self.systemModuleMaps(near: build)
         moduleMaps = maps.filter { FileManager.default.fileExists(atPath: $0.path) }
         moduleMapFlags = moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] }
+        let caching = cache != nil, mapFiles = moduleMaps
+        linkSetup = BackgroundValue(name: "cell link setup") {
+            let command = LinkCommand.discover(clang: configuration.toolsDirectory.appendingPathComponent("clang"))
+            guard caching else { return (command, nil) }
+            let started = DispatchTime.now()
+            let identity = CellCacheKey.identity(configuration: configuration, moduleMaps: mapFiles, link: command)
+            Trace.step("cell cache: identity of the toolchain and library", since: started)
+            return (command, identity)
+        }
     }
 
     /// Flags that have the compiler check the C modules' headers (the C library's, the
