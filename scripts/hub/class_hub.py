@@ -115,11 +115,13 @@ class Hub:
 
     `spawner`: "local", "docker" or "swarm" (see the module's description); `image` is the
     single-user image of the last two, `extra_config` lines of Python added to the Hub's
-    configuration (limits, for example)."""
+    configuration (limits, for example), `environment` variables of the Hub's process (the
+    deploy files read BENCHBOOK_CLASS_CACHE there)."""
 
     def __init__(self, directory, kernel_name="swift", notebook_dir=ROOT / "notebooks", encryption="required",
-                 spawner="local", image="benchbook-singleuser:latest", extra_config=""):
+                 spawner="local", image="benchbook-singleuser:latest", extra_config="", environment=None):
         self.spawner = spawner
+        self.environment = environment or {}
         self.image = image
         self.extra_config = extra_config
         self.directory = Path(directory)
@@ -165,7 +167,7 @@ class Hub:
                 proxy=proxy, directory=self.directory, prefix=self.container_prefix, image=self.image,
                 extra=self.extra_config, token=self.token)
         (self.directory / "jupyterhub_config.py").write_text(config)
-        env = dict(os.environ, NODE_PATH=NODE_PATH, PATH=f"{VENV_BIN}:{os.environ.get('PATH', '')}")
+        env = dict(os.environ, NODE_PATH=NODE_PATH, PATH=f"{VENV_BIN}:{os.environ.get('PATH', '')}", **self.environment)
         self.log = open(self.directory / "jupyterhub.log", "w")
         self.process = subprocess.Popen([str(VENV_BIN / "jupyterhub"), "-f", "jupyterhub_config.py"],
                                         cwd=self.directory, stdout=self.log, stderr=subprocess.STDOUT, env=env,
