@@ -12,12 +12,14 @@
 #                        class's cell cache (BENCHBOOK_CLASS_CACHE, default /srv/benchbook/class-cache),
 #                        which every student's container mounts read-only
 #   make forget-student STUDENT=<name>   removes that student's home volume (their saved work)
-#   make bench-cluster   N = 1..16 students in containers and bare, and the memory cuts
-#                        before/after: results/cluster-class.{json,md,png} (about 25 minutes
-#                        on 2 cores; run it on a quiet machine)
+#   make bench-cluster   N = 1..32 students in containers and bare, each without a cell cache
+#                        and with the teacher-warmed class cache, CPU per role, the start storm
+#                        before/after (CUT_STUDENTS=8 adds the memory cuts of 2026-12-02):
+#                        results/cluster-class.{json,md,png} (about an hour on 2 cores; run it
+#                        on a quiet machine)
 
-CLUSTER_STUDENTS ?= 1,2,4,8,16
-CUT_STUDENTS     ?= 8
+CLUSTER_STUDENTS ?= 1,2,4,8,16,32
+CUT_STUDENTS     ?= 0
 # More options of scripts/hub/bench_cluster.py, e.g. "--passes 1 --rest 65".
 BENCH_CLUSTER_ARGS ?=
 IMAGE_ARGS := $(if $(BASE_IMAGE),--base-image $(BASE_IMAGE)) $(if $(TOOLCHAIN),--toolchain $(TOOLCHAIN))

@@ -56,11 +56,17 @@ public final class CellEngine: @unchecked Sendable {
 
     deinit { shutdown() }
 
-    /// Starts the cell host (which loads the notebook library), the cell parser and the
-    /// cell compiler, without waiting for any.
+    /// Starts the cell host (which loads the notebook library), the cell parser and (unless
+    /// a shared cell cache is configured) the cell compiler, without waiting for any.
     public func prepare() {
         supervisor.prepare()
         parser.warmUp()
+        // With a class's cell cache (read-only, warmed by the teacher), a lesson's cells are
+        // loaded, not compiled: the compiler starts at the first cell that misses, and a
+        // class starting together does not start a compiler per student it may never use.
+        // `BENCHBOOK_COMPILER_WARMUP=always` warms it at start anyway (`never`: not even then).
+        let warmUpSetting = ProcessInfo.processInfo.environment["BENCHBOOK_COMPILER_WARMUP"]
+        guard warmUpSetting == "always" || (warmUpSetting != "never" && configuration.cellCache.shared.isEmpty) else { return }
         let compiler = self.compiler
         let warmUp = Thread { compiler.warmUp() }
         warmUp.name = "cell compiler warm-up"
