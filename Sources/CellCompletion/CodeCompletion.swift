@@ -4,9 +4,10 @@ import CellEngine
 /// Completion and inspection for a notebook's next cell, answered by SourceKit-LSP on a
 /// document made of the imports that cell would see plus its code.
 ///
-/// When the server is missing, crashes or is slow, answers fall back to the notebook's
-/// own names and the library's public API; requests never throw and never block longer
-/// than the session's timeout.
+/// When the server is missing, crashes, is slow or is starting, answers fall back to the
+/// notebook's own names and the library's public API; requests never throw and never block
+/// longer than the session's timeout. A completion never waits for a server to start
+/// (JupyterLab drops an answer after 1,000 ms); an inspection does.
 ///
 /// Thread rules: call from the thread that executes cells (the kernel's shell thread);
 /// see ``LanguageServerSession`` and ``LSPConnection`` for the threads underneath.
@@ -60,8 +61,10 @@ public final class CodeCompletion {
         let document = document(for: code, cursor: range.lowerBound, context: context)
         let position = document.position(ofCellOffset: range.lowerBound)
         func request(_ method: String, at position: (line: Int, character: Int)) throws(CompletionError) -> JSONValue {
+            // A tooltip waits for its answer: an inspection waits for a starting server.
             try session.request(method, imports: document.imports, text: document.text, line: position.line,
-                                character: position.character, compilerArguments: context.compilerArguments)
+                                character: position.character, compilerArguments: context.compilerArguments,
+                                waitsForStart: true)
         }
         do {
             var hover = Self.inspection(fromHover: try request("textDocument/hover", at: position))
