@@ -52,6 +52,20 @@ extension CodeCompletion {
                           markdown: "```swift\n\(symbol.declaration)\n```" + documentation)
     }
 
+    /// Reads the library's API for the fallback a few seconds after the kernel's first cell
+    /// (once per kernel, at low priority, while the student reads), so the first Tab that
+    /// finds no language server (none started yet, or stopped when idle) lists the library's
+    /// names too. Call it from the shell thread after a cell.
+    /// - Parameter seconds: the delay after the cell.
+    public func loadLibraryAPILater(after seconds: Double = 5) {
+        guard !libraryLoadScheduled else { return }
+        libraryLoadScheduled = true
+        let context = engine.completionContext()
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + seconds) { [self] in
+            startLibraryLoad(context)
+        }
+    }
+
     private func startLibraryLoad(_ context: CompletionContext) {
         libraryAPI.loadInBackground(modulesDirectory: context.modulesDirectory, toolsDirectory: context.toolsDirectory,
                                     outputDirectory: context.workDirectory.appendingPathComponent("symbolgraph"),

@@ -11,7 +11,7 @@ import CellEngine
 ///
 /// Thread rules: call from the thread that executes cells (the kernel's shell thread);
 /// see ``LanguageServerSession`` and ``LSPConnection`` for the threads underneath.
-public final class CodeCompletion {
+public final class CodeCompletion: @unchecked Sendable {
     unowned let engine: CellEngine
     private let session: LanguageServerSession
     let libraryAPI = LibraryAPI()
@@ -19,6 +19,8 @@ public final class CodeCompletion {
     static let matchLimit = 300
     /// The last request (completion or inspection) and whether its document was padded.
     private var lastCompletion: (code: String, cursor: Int, padded: Bool)?
+    /// Whether ``loadLibraryAPILater(after:)`` was called.
+    var libraryLoadScheduled = false
 
     /// Creates completion for an engine's notebook; SourceKit-LSP starts on first use
     /// (`BENCHBOOK_SOURCEKIT_LSP` names another server binary).
