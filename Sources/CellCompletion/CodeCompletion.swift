@@ -31,6 +31,7 @@ public final class CodeCompletion: @unchecked Sendable {
         let executable = environment.map { URL(fileURLWithPath: $0) }
             ?? engine.configuration.toolsDirectory.appendingPathComponent("sourcekit-lsp")
         session = LanguageServerSession(executable: executable, workDirectory: work)
+        startLibraryLoad(engine.completionContext(), extracting: false)
     }
 
     /// Completions for the cursor (a code-point offset) in a cell.

@@ -436,3 +436,27 @@ def test_a_busy_server_costs_one_wait_not_one_per_request(tmp_path):
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+
+
+def test_the_first_request_of_a_fresh_kernel_knows_the_standard_and_notebook_libraries(tmp_path):
+    """Before any server answers, and before any cell ran, completion answers from the
+    API index the build wrote (`make build`): members of a standard-library type, the
+    standard library's and the notebook library's top-level names. The server here never
+    answers, so every answer is the fallback's."""
+    hung = tmp_path / "hung-sourcekit-lsp"
+    hung.write_text("#!/bin/sh\nexec cat > /dev/null\n")
+    hung.chmod(0o755)
+    km, kc = start_kernel(BENCHBOOK_SOURCEKIT_LSP=str(hung))
+    try:
+        content = complete(kc, "Int.bitW")
+        assert content["metadata"]["benchbook_source"] == "notebookNames"
+        assert content["matches"] == ["bitWidth"]
+        assert (content["cursor_start"], content["cursor_end"]) == (4, 8)
+        assert "Tensor" in complete(kc, "Tens")["matches"]
+        assert "print" in complete(kc, "pri")["matches"]
+        assert "append" in complete(kc, "Array.app")["matches"]
+        # The standard library's underscored names stay out of a student's list.
+        assert not [name for name in complete(kc, "Int.")["matches"] if name.startswith("_")]
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
