@@ -128,6 +128,15 @@ def one_class(work, spawner, n, passes, rest_seconds, environment, label, cache=
     return row
 
 
+def tab(row, key):
+    """A completion column: p50 in seconds, with how many never listed the member."""
+    figures = row.get(key) or {}
+    if figures.get("p50") is None:
+        return "–"
+    never = figures.get("never", 0)
+    return f"{figures['p50']:.2f} s" + (f" ({never} never)" if never else "")
+
+
 def hit_rate(row):
     stats = [s for s in row.get("cache_statistics", []) if s]
     hits, lookups = sum(s["hits"] for s in stats), sum(s["lookups"] for s in stats)
@@ -175,12 +184,12 @@ def write_markdown(out, record):
         "(every process and the page cache it touched, what its memory limit is checked against). *other* is a "
         "process of no known role, by name (command): "
         + (", ".join(f"{name} at N = {', '.join(str(n) for n in sorted(set(ns)))}" for name, ns in other_processes(rows).items())
-           or "none") + "; `swift-symbolgraph-extract` is the kernel's completion fallback (the library's API "
-        "read without SourceKit-LSP), a name cut to 15 characters with no command line a process caught while "
+           or "none") + "; `swift-symbolgraph-extract` is the kernel's completion fallback when the build wrote no API index "
+        "(the library's API read without SourceKit-LSP), a name cut to 15 characters with no command line a process caught while "
         "it started or ended.",
         "",
-        "| N | where | cell cache | hits | ready | start p50 | cell p50 | cell p90 | cell max | server | kernel | host | snapshots | compiler | linker | SourceKit-LSP | parser | other | sum | cgroup peak | load before → after | result |",
-        "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        "| N | where | cell cache | hits | ready | start p50 | cell p50 | cell p90 | cell max | Tab answered p50 | Tab listed p50 | server | kernel | host | snapshots | compiler | linker | SourceKit-LSP | parser | other | sum | cgroup peak | load before → after | result |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for row in rows:
         roles = role_means(row, "peak")
@@ -189,10 +198,16 @@ def write_markdown(out, record):
         lines.append(
             f"| {row['students']} | {SPAWNERS[row['spawner']]} | {CACHES[row.get('cache', 'none')]} | {hit_rate(row)} | {row['ready']} | "
             f"{percentile(starts, 50) or 0:.1f} s | {cell['p50']:.2f} s | {cell['p90']:.2f} s | {cell['max']:.2f} s | "
+            f"{tab(row, 'completion_seconds')} | {tab(row, 'completion_listed_seconds')} | "
             + " | ".join(fmt_mb(roles[r]) for r in ROLES)
             + f" | {fmt_mb(sum(roles.values()))} | {fmt_mb(cgroup_mean(row, 'max_usage'))} | "
             f"{row['load_before'][0]:.2f} → {row['load_after'][0]:.2f} | {row['verdict']} |")
     lines += [
+        "",
+        "*Tab answered*: the first answer to one completion request (`" + record.get("completion", "model.cla") + "`) per "
+        "student after the lesson's second cell; *Tab listed*: until an answer lists the model's `classify`, the "
+        "student pressing Tab again every 0.5 s (the first answer comes at once from the notebook's names and the API "
+        "index while SourceKit-LSP starts, which knows no value's type).",
         "",
         "*hits*: cells each student's kernel loaded from a cache, of those it was asked to compile, summed over "
         "the students (`%cache` after the lesson).",
