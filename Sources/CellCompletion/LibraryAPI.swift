@@ -42,7 +42,7 @@ final class LibraryAPI: @unchecked Sendable {
     }
 
     /// The index file's name inside the library's modules directory.
-    static let indexFileName = "benchbook-completion-index.json"
+    static let indexFileName = EngineConfiguration.completionIndexName
     /// The standard library's module, indexed after the notebook library's.
     static let standardLibrary = "Swift"
 

@@ -60,6 +60,10 @@ public struct EngineConfiguration: Sendable {
     /// (1,800 files after 300 cells cost swift-frontend 2 ms a compile on this machine kind).
     public var cellModulesDirectory: URL { workDirectory.appendingPathComponent("modules") }
 
+    /// The file in the library's `Modules/` that holds the API completion answers from
+    /// while SourceKit-LSP starts (written by `make build`; not an input of any compile).
+    public static let completionIndexName = "benchbook-completion-index.json"
+
     /// The directory of `swiftc`, `swift-frontend`, `clang` and `sourcekit-lsp`.
     public var toolsDirectory: URL { compiler.deletingLastPathComponent() }
 

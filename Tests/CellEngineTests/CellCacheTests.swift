@@ -91,4 +91,29 @@ import Testing
         #expect(CellCache.size(of: root).bytes <= 54_000)
         #expect(left.contains(keys[0]) && left.contains(keys[5]) && !left.contains(keys[1]))
     }
+
+    @Test func theToolchainIsNamedByTheBuildIDsReadelfShows() throws {
+        // readelf (binutils) is what a person would check the ID with.
+        let frontend = URL(fileURLWithPath: "/opt/swift/usr/bin/swift-frontend")
+        let readelf = Process()
+        readelf.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
+        readelf.arguments = ["-n", frontend.path]
+        let pipe = Pipe()
+        readelf.standardOutput = pipe
+        try readelf.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        readelf.waitUntilExit()
+        let expected = try #require(text.firstMatch(of: /Build ID: ([0-9a-f]+)/)).1
+        #expect(ELFBuildID.read(frontend) == String(expected))
+        // Not ELF, or no note: nil, never a made-up ID.
+        let notELF = FileManager.default.temporaryDirectory.appendingPathComponent("not-elf-\(UUID().uuidString)")
+        try Data(repeating: 0x41, count: 200).write(to: notELF)
+        defer { try? FileManager.default.removeItem(at: notELF) }
+        #expect(ELFBuildID.read(notELF) == nil)
+        // A note segment: a "GNU" note of another type is skipped, the build-ID note read.
+        let other: [UInt8] = [4, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 0x47, 0x4E, 0x55, 0, 9, 9, 9, 9]
+        let id: [UInt8] = [4, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 0x47, 0x4E, 0x55, 0, 0xAB, 0xCD, 0xEF, 0]
+        #expect(ELFBuildID.buildID(inNotes: other + id) == "abcdef")
+        #expect(ELFBuildID.buildID(inNotes: Array(id.prefix(18))) == nil)
+    }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// compiles would give the same files.
 ///
 /// Per kernel (``Identity``): the toolchain (its version header, the frontend's and the
-/// runtime's sizes), the notebook library (the SHA-256 of every file in its `Modules/`, of
+/// runtime's ELF build IDs), the notebook library (the SHA-256 of every file in its `Modules/`, of
 /// `libBenchbook.so` and of the C module maps cells see), the linker and its command, and
 /// the settings that change the generated source or the flags (`BENCHBOOK_LOOP_CHECKS`,
 /// `BENCHBOOK_CROSS_MODULE`, `BENCHBOOK_LINE_TABLES`, `BENCHBOOK_CELL_FLAGS`).
@@ -27,15 +27,25 @@ enum CellCacheKey {
             digest.update((try? handle.read(upToCount: 1024)) ?? Data())
             try? handle.close()
         }
+        // The compiler, the standard library and the linker by their build IDs (a hash of
+        // each file's contents the linker wrote); a file without one by its size and time.
         for file in [tools.appendingPathComponent("swift-frontend"), runtime.appendingPathComponent("libswiftCore.so"),
                      link.linker] {
-            let size = (try? manager.attributesOfItem(atPath: file.resolvingSymlinksInPath().path))?[.size] as? NSNumber
-            digest.update(field: "\(file.path) \(size?.int64Value ?? -1)")
+            let resolved = file.resolvingSymlinksInPath()
+            if let id = ELFBuildID.read(resolved) {
+                digest.update(field: "\(file.path) build-id \(id)")
+            } else {
+                let attributes = try? manager.attributesOfItem(atPath: resolved.path)
+                let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+                let time = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+                digest.update(field: "\(file.path) \(size) \(time)")
+            }
         }
         digest.update(field: link.template.joined(separator: " "))
         digest.update(field: LinkCommand.sharedStandIns.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
         let modules = configuration.libraryDirectory.appendingPathComponent("Modules")
-        for name in ((try? manager.contentsOfDirectory(atPath: modules.path)) ?? []).sorted() {
+        for name in ((try? manager.contentsOfDirectory(atPath: modules.path)) ?? []).sorted()
+        where name != EngineConfiguration.completionIndexName {
             digest.update(file: modules.appendingPathComponent(name))
         }
         digest.update(file: configuration.library)
