@@ -59,8 +59,15 @@ venv: $(STAMPS)/venv ## create or update the Python virtual environment in .venv
 setup: apt venv ## install everything the build and tests need
 
 # The kernel, the cell host, the cell parser, the notebook library and the tools.
+# After the build, the API that completion answers from while SourceKit-LSP starts (the
+# notebook library's and the standard library's, read by each kernel at start), written
+# again when the library or the kernel changed.
+COMPLETION_INDEX := $(RELEASE_DIR)/Modules/benchbook-completion-index.json
+
 build: setup ## build every product (release)
 	$(SWIFT_BUILD)
+	@if [ ! $(COMPLETION_INDEX) -nt $(RELEASE_DIR)/libBenchbook.so ] || [ ! $(COMPLETION_INDEX) -nt $(RELEASE_DIR)/benchbook-kernel ]; then \
+		$(RELEASE_DIR)/benchbook-kernel --write-completion-index; fi
 
 # Installs the "swift" kernelspec for this user, pointing at this checkout's build
 # (JUPYTER_DATA_DIR chooses where, as for any Jupyter install).

@@ -80,10 +80,10 @@ let package = Package(
         // The compiler, loaded once as the toolchain's in-process SourceKit (dlopen).
         .target(name: "CSourceKit", linkerSettings: [.linkedLibrary("dl")]),
         .executableTarget(name: "benchbook-cell-compiler", dependencies: ["CSourceKit", "CHostSupport", "CellSource", "HostProtocol", "SystemSupport"]),
-        .target(name: "CellEngine", dependencies: ["CellSource", "HostProtocol", "SystemSupport", "JSONCore"]),
+        .target(name: "CellEngine", dependencies: ["CellSource", "HostProtocol", "SystemSupport", "JSONCore", "CLibCrypto"]),
         .target(name: "CellCompletion", dependencies: ["CellEngine", "CellSource", "SystemSupport", "JSONCore"]),
         .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"]),
-        .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel", "CellEngine", "JupyterWire", "SystemSupport"]),
+        .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel", "CellCompletion", "CellEngine", "JupyterWire", "SystemSupport"]),
         // What the kernelspec starts: binds the kernel's ports at once, then execs benchbook-kernel (C, no Swift libraries to load).
         .executableTarget(name: "benchbook-kernel-launcher", dependencies: ["CConnectionFile"]),
         .target(name: "CHostSupport"),

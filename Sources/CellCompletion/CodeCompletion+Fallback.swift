@@ -14,7 +14,9 @@ extension CodeCompletion {
     ]
 
     func fallbackList(code: String, cursor: Int, context: CompletionContext) -> CompletionList {
-        startLibraryLoad(context)
+        // Reading the build's index file takes a fraction of a second: worth waiting for
+        // within JupyterLab's 1,000 ms (an extraction is not).
+        if startLibraryLoad(context) { libraryAPI.waitForIndex(seconds: 0.5) }
         let start = CursorScan.identifierStart(in: code, cursor: cursor)
         let typed = CursorScan.text(of: start..<cursor, in: code)
         let scalars = Array(code.unicodeScalars)
@@ -41,7 +43,7 @@ extension CodeCompletion {
     }
 
     func fallbackInspection(name: String, context: CompletionContext) -> Inspection? {
-        startLibraryLoad(context)
+        if startLibraryLoad(context) { libraryAPI.waitForIndex(seconds: 0.5) }
         if let defined = context.names.first(where: { $0.name == name }) {
             let text = "\(defined.kind.rawValue) \(defined.name), defined in \(defined.cellLabel)"
             return Inspection(plainText: text, markdown: "`\(defined.kind.rawValue) \(defined.name)`, defined in \(defined.cellLabel)")
@@ -52,10 +54,42 @@ extension CodeCompletion {
                           markdown: "```swift\n\(symbol.declaration)\n```" + documentation)
     }
 
-    private func startLibraryLoad(_ context: CompletionContext) {
+    /// Reads the API for the fallback: at once from the build's index file, else by
+    /// extraction a few seconds after the kernel's first cell (once per kernel, at low
+    /// priority, while the student reads), so the first Tab that finds no language server
+    /// (none started yet, or stopped when idle) lists the library's names too. Call it from
+    /// the shell thread after a cell.
+    /// - Parameter seconds: the delay after the cell when there is no index file.
+    public func loadLibraryAPILater(after seconds: Double = 5) {
+        guard !libraryLoadScheduled else { return }
+        libraryLoadScheduled = true
+        let context = engine.completionContext()
+        guard !startLibraryLoad(context, extracting: false) else { return }
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + seconds) { [self] in
+            startLibraryLoad(context)
+        }
+    }
+
+    /// Starts loading the API once (see ``LibraryAPI/loadInBackground``).
+    /// - Returns: true when it comes from the build's index file.
+    @discardableResult
+    func startLibraryLoad(_ context: CompletionContext, extracting: Bool = true) -> Bool {
         libraryAPI.loadInBackground(modulesDirectory: context.modulesDirectory, toolsDirectory: context.toolsDirectory,
                                     outputDirectory: context.workDirectory.appendingPathComponent("symbolgraph"),
-                                    extraArguments: context.moduleMapFlags)
+                                    extraArguments: context.moduleMapFlags, extracting: extracting)
+    }
+
+    /// Extracts the notebook library's and the standard library's API and writes the index
+    /// file that kernels read at start (`benchbook-kernel --write-completion-index`).
+    /// - Parameter engine: an engine configured for the build whose API is indexed.
+    /// - Returns: the file written, the number of top-level names and of types with members.
+    /// - Throws: when the file cannot be written.
+    public static func writeIndex(for engine: CellEngine) throws -> (file: URL, names: Int, types: Int) {
+        let context = engine.completionContext()
+        let index = try LibraryAPI.writeIndex(modulesDirectory: context.modulesDirectory, toolsDirectory: context.toolsDirectory,
+                                              outputDirectory: context.workDirectory.appendingPathComponent("symbolgraph"),
+                                              extraArguments: context.moduleMapFlags)
+        return (context.modulesDirectory.appendingPathComponent(LibraryAPI.indexFileName), index.topLevel.count, index.members.count)
     }
 
     private static func match(_ symbol: LibraryAPI.Symbol) -> CompletionMatch {

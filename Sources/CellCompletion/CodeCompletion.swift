@@ -4,13 +4,14 @@ import CellEngine
 /// Completion and inspection for a notebook's next cell, answered by SourceKit-LSP on a
 /// document made of the imports that cell would see plus its code.
 ///
-/// When the server is missing, crashes or is slow, answers fall back to the notebook's
-/// own names and the library's public API; requests never throw and never block longer
-/// than the session's timeout.
+/// When the server is missing, crashes, is slow or is starting, answers fall back to the
+/// notebook's own names and the library's public API; requests never throw and never block
+/// longer than the session's timeout. A completion never waits for a server to start
+/// (JupyterLab drops an answer after 1,000 ms); an inspection does.
 ///
 /// Thread rules: call from the thread that executes cells (the kernel's shell thread);
 /// see ``LanguageServerSession`` and ``LSPConnection`` for the threads underneath.
-public final class CodeCompletion {
+public final class CodeCompletion: @unchecked Sendable {
     unowned let engine: CellEngine
     private let session: LanguageServerSession
     let libraryAPI = LibraryAPI()
@@ -18,6 +19,8 @@ public final class CodeCompletion {
     static let matchLimit = 300
     /// The last request (completion or inspection) and whether its document was padded.
     private var lastCompletion: (code: String, cursor: Int, padded: Bool)?
+    /// Whether ``loadLibraryAPILater(after:)`` was called.
+    var libraryLoadScheduled = false
 
     /// Creates completion for an engine's notebook; SourceKit-LSP starts on first use
     /// (`BENCHBOOK_SOURCEKIT_LSP` names another server binary).
@@ -28,6 +31,7 @@ public final class CodeCompletion {
         let executable = environment.map { URL(fileURLWithPath: $0) }
             ?? engine.configuration.toolsDirectory.appendingPathComponent("sourcekit-lsp")
         session = LanguageServerSession(executable: executable, workDirectory: work)
+        startLibraryLoad(engine.completionContext(), extracting: false)
     }
 
     /// Completions for the cursor (a code-point offset) in a cell.
@@ -60,8 +64,10 @@ public final class CodeCompletion {
         let document = document(for: code, cursor: range.lowerBound, context: context)
         let position = document.position(ofCellOffset: range.lowerBound)
         func request(_ method: String, at position: (line: Int, character: Int)) throws(CompletionError) -> JSONValue {
+            // A tooltip waits for its answer: an inspection waits for a starting server.
             try session.request(method, imports: document.imports, text: document.text, line: position.line,
-                                character: position.character, compilerArguments: context.compilerArguments)
+                                character: position.character, compilerArguments: context.compilerArguments,
+                                waitsForStart: true)
         }
         do {
             var hover = Self.inspection(fromHover: try request("textDocument/hover", at: position))

@@ -16,6 +16,9 @@ public enum CompletionError: Error, Sendable, CustomStringConvertible {
     case serverError(String)
     /// The server failed and is not started again before its restart delay has passed.
     case restarting(HelperUnavailable)
+    /// The server is starting (on a thread of its own, since starting it takes longer than
+    /// a front end waits for an answer); answered from the notebook's names meanwhile.
+    case starting
 
     /// What went wrong and what to do next.
     public var description: String {
@@ -32,6 +35,8 @@ public enum CompletionError: Error, Sendable, CustomStringConvertible {
             "SourceKit-LSP reported an error (\(message)); the answer falls back to the notebook's names."
         case .restarting(let unavailable):
             "\(unavailable); the answer falls back to the notebook's names."
+        case .starting:
+            "SourceKit-LSP is starting; the answer falls back to the notebook's names and the library's API."
         }
     }
 
@@ -44,6 +49,7 @@ public enum CompletionError: Error, Sendable, CustomStringConvertible {
         case .serverExited: "it exited"
         case .serverError(let message): "it reported an error: \(message)"
         case .restarting(let unavailable): unavailable.reason
+        case .starting: "it is starting"
         }
     }
 }

@@ -13,13 +13,20 @@ import SystemSupport
 /// Thread rules: every method is called from one thread (the kernel's shell thread) and
 /// blocks it for at most the request's timeout; the connection's reader thread never
 /// touches the session. When the server is started and started again is
-/// ``HelperLifecycle``'s rules: it starts on the first request (its `initialize` handshake
-/// is part of the start); when it exits, hangs or cannot start, the session waits
-/// ``restartPolicy``'s delay before the next start, and callers fall back to the notebook's
-/// own names meanwhile. A server without a request for ``idleSeconds`` is stopped from the
+/// ``HelperLifecycle``'s rules: it starts on the first request; when it exits, hangs or
+/// cannot start, the session waits ``restartPolicy``'s delay before the next start, and
+/// callers fall back to the notebook's own names meanwhile.
+///
+/// A start runs on a thread of its own (``startInBackground(_:)``): the process, the
+/// `initialize` handshake and the request that found no server, sent once so the server
+/// loads the standard library and the notebook's modules. That takes 1-2 s, and JupyterLab
+/// drops a completion answer after 1,000 ms (`providerTimeout`): the request that starts the
+/// server, and every request until it is ready, is answered at once from the notebook's
+/// names and the library's API (``CompletionError/starting``), so the first Tab after the
+/// idle stop lists matches too. A server without a request for ``idleSeconds`` is stopped from the
 /// session's idle queue; `lock` keeps that stop and the shell thread's calls apart (the
 /// only state the idle queue touches).
-final class LanguageServerSession {
+final class LanguageServerSession: @unchecked Sendable {
 
     /// The document the server has open.
     private struct OpenDocument {
@@ -71,6 +78,12 @@ final class LanguageServerSession {
     private var idleTimer: DispatchSourceTimer?
     /// Counts idle stops armed, so a timer replaced by a later request does nothing.
     private var idleArmings = 0
+    /// A start under way on its own thread.
+    private var starting = false
+    /// Whether a request has waited for the start under way.
+    private var startWaited = false
+    /// Counts stops, so a start that finishes after a stop ends its server.
+    private var stops = 0
 
     /// Prepares a session; nothing starts until the first request.
     /// - Parameters:
@@ -94,14 +107,17 @@ final class LanguageServerSession {
     /// - Returns: the answer's `result`.
     /// - Throws: ``CompletionError`` when the server is unavailable, slow or failing.
     func request(_ method: String, imports: String, text: String, line: Int, character: Int,
-                 compilerArguments: [String]) throws(CompletionError) -> JSONValue {
+                 compilerArguments: [String], waitsForStart: Bool = false) throws(CompletionError) -> JSONValue {
+        let first = FirstRequest(method: method, imports: imports, text: text, line: line, character: character,
+                                 compilerArguments: compilerArguments)
+        if waitsForStart { awaitStart(first) }
         lock.lock()
         defer {
             armIdleStop()
             lock.unlock()
         }
         if document != nil, document?.imports != imports, generation >= Self.generationsPerServer { stopServer() }
-        let connection = try readyConnection(compilerArguments: compilerArguments)
+        guard let connection = try readyConnection(first: first) else { throw .starting }
         if let since = connection.busySince {
             if DispatchTime.now() > since + Self.busyBeforeRestart { fail(.timedOut(method: method, seconds: Self.busyBeforeRestart)) }
             throw .busy
@@ -134,6 +150,7 @@ final class LanguageServerSession {
         defer { lock.unlock() }
         idleTimer?.cancel()
         idleTimer = nil
+        stops += 1
         stopServer()
     }
 
@@ -196,31 +213,116 @@ final class LanguageServerSession {
         workDirectory.appendingPathComponent("completion/Notebook-\(generation).swift")
     }
 
-    private func readyConnection(compilerArguments: [String]) throws(CompletionError) -> LSPConnection {
+    /// Starts the server if none runs or starts, and waits (without the lock) until the
+    /// start is over, for at most the first request's timeout and a little more. For a
+    /// request whose front end waits for the answer (an inspection: JupyterLab's tooltip).
+    /// Only the first request that waits for a start waits: a start that outlasts that wait
+    /// (a server slow over its first request) costs one wait, not one per request.
+    private func awaitStart(_ first: FirstRequest) {
+        lock.lock()
+        if lifecycle.client == nil, !starting { _ = try? readyConnection(first: first) }
+        let waits = starting && !startWaited
+        startWaited = startWaited || waits
+        lock.unlock()
+        guard waits else { return }
+        let deadline = DispatchTime.now() + Self.firstRequestTimeout * 2 + 2
+        while DispatchTime.now() < deadline {
+            lock.lock()
+            let pending = starting
+            lock.unlock()
+            if !pending { return }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    /// The request that found no server, which a start sends once it is up.
+    struct FirstRequest: Sendable {
+        var method: String
+        var imports: String
+        var text: String
+        var line: Int
+        var character: Int
+        var compilerArguments: [String]
+    }
+
+    /// The running server, or nil while one starts (this call starts it when none is
+    /// starting). Called with `lock` held.
+    /// - Throws: ``CompletionError/restarting(_:)`` while a failed server waits to be
+    ///   started again; ``CompletionError/serverExited`` when it has just exited.
+    private func readyConnection(first: FirstRequest) throws(CompletionError) -> LSPConnection? {
         if let connection = lifecycle.client {
             if connection.isAlive { return connection }
             fail(.serverExited)
             throw .serverExited
         }
+        if starting { return nil }
         do {
             _ = try lifecycle.needsStart(at: .now)
         } catch {
             throw .restarting(error)
         }
-        do {
-            try writeCompileCommands(compilerArguments)
-            let connection = try LSPConnection(executable: executable)
-            try initialize(connection)
-            lifecycle.started(connection)
-            generation = 0
-            document = nil
-            hasAnswered = false
-            timeoutsInARow = 0
-            return connection
+        starting = true
+        startWaited = false
+        let stopsBefore = stops
+        let thread = Thread { [self] in startInBackground(first, stopsBefore: stopsBefore) }
+        thread.name = "SourceKit-LSP start"
+        thread.start()
+        return nil
+    }
+
+    /// Starts the server, shakes hands, opens the first request's document and sends that
+    /// request (its answer is dropped: its user was answered from the fallback), then makes
+    /// the server the session's. Runs on a thread of its own, `lock` held only to publish.
+    private func startInBackground(_ first: FirstRequest, stopsBefore: Int) {
+        let started = DispatchTime.now()
+        var connection: LSPConnection?
+        var failure: CompletionError?
+        var answered = false
+        do throws(CompletionError) {
+            try writeCompileCommands(first.compilerArguments)
+            let made = try LSPConnection(executable: executable)
+            connection = made
+            try initialize(made)
+            let url = Self.documentURL(1, in: workDirectory)
+            made.notify("textDocument/didOpen", ["textDocument": [
+                "uri": .string(url.absoluteString), "languageId": "swift", "version": 1, "text": .string(first.text),
+            ]])
+            do {
+                _ = try made.request(first.method, [
+                    "textDocument": ["uri": .string(url.absoluteString)],
+                    "position": ["line": .number(Double(first.line)), "character": .number(Double(first.character))],
+                ], timeout: Self.firstRequestTimeout)
+                answered = true
+            } catch {
+                // A slow first answer leaves the server busy (requests fall back until it
+                // answers); only a server that exited failed.
+                if !made.isAlive { throw CompletionError.serverExited }
+            }
         } catch {
-            fail(error)
-            throw error
+            failure = error
         }
+        lock.lock()
+        defer { lock.unlock() }
+        starting = false
+        guard stops == stopsBefore else {
+            connection?.terminate()   // stopped (a shutdown, a restart) while it started
+            return
+        }
+        if let failure {
+            connection?.terminate()
+            _ = lifecycle.fail(failure.reason, at: .now)
+            Trace.note("SourceKit-LSP could not start: \(failure)")
+            return
+        }
+        guard let connection else { return }
+        lifecycle.started(connection)
+        if answered { lifecycle.served() }
+        generation = 1
+        document = OpenDocument(url: Self.documentURL(1, in: workDirectory), imports: first.imports, version: 1, text: first.text)
+        hasAnswered = answered
+        timeoutsInARow = 0
+        armIdleStop()
+        Trace.step("SourceKit-LSP start (in the background)", since: started)
     }
 
     /// The `initialize` handshake; a server that fails it is stopped.

@@ -56,11 +56,17 @@ public final class CellEngine: @unchecked Sendable {
 
     deinit { shutdown() }
 
-    /// Starts the cell host (which loads the notebook library), the cell parser and the
-    /// cell compiler, without waiting for any.
+    /// Starts the cell host (which loads the notebook library), the cell parser and (unless
+    /// a shared cell cache is configured) the cell compiler, without waiting for any.
     public func prepare() {
         supervisor.prepare()
         parser.warmUp()
+        // With a class's cell cache (read-only, warmed by the teacher), a lesson's cells are
+        // loaded, not compiled: the compiler starts at the first cell that misses, and a
+        // class starting together does not start a compiler per student it may never use.
+        // `BENCHBOOK_COMPILER_WARMUP=always` warms it at start anyway (`never`: not even then).
+        let warmUpSetting = ProcessInfo.processInfo.environment["BENCHBOOK_COMPILER_WARMUP"]
+        guard warmUpSetting == "always" || (warmUpSetting != "never" && configuration.cellCache.shared.isEmpty) else { return }
         let compiler = self.compiler
         let warmUp = Thread { compiler.warmUp() }
         warmUp.name = "cell compiler warm-up"
@@ -102,6 +108,9 @@ public final class CellEngine: @unchecked Sendable {
     public func execute(_ code: String, label: String, output: CellOutput) -> CellError? {
         if let parsed = CellMagic.parse(code), case .success(.optimize(let setting)) = parsed.magic {
             return setOptimization(setting, output: output)
+        }
+        if let parsed = CellMagic.parse(code), case .success(.cache) = parsed.magic {
+            return showCache(output: output)   // CellEngine+Cache.swift
         }
         background.setOutput(output, streams: streams(label: label + "-later"))
         reportHostLosses(to: output)
@@ -258,10 +267,22 @@ public final class CellEngine: @unchecked Sendable {
         hostLibraries.beginCell(host: supervisor.readyHost)
         return compiler.compile(source: source, module: generator.module, cellLabel: generator.cellLabel,
                                 linking: dependencies.modules, hostHasLoaded: hostLibraries.contains(library:),
+                                waitForHost: { [self] in waitForHost(cancellation: cancellation) },
                                 emitsModule: Self.laterCellsCanImport(analysis, magic: request.magic),
                                 insertions: analysis.insertions + generator.insertions(for: analysis, fixes: request.fixes),
                                 optimized: generator.optimized, crossModule: !analysis.declaresCallables,
                                 cancellation: cancellation)
+    }
+
+    /// Waits (at most a minute) until a host is ready to run the cell, and starts the
+    /// questions about what it has loaded again. A cached library whose link left out what
+    /// the host loads needs this; the run would wait for the host anyway.
+    private func waitForHost(cancellation: CellCancellation) {
+        let deadline = DispatchTime.now() + .seconds(60)
+        while supervisor.readyHost == nil, !cancellation.isCancelled, DispatchTime.now() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        hostLibraries.beginCell(host: supervisor.readyHost)
     }
 
     /// Explanations added to a compile error: a name no earlier cell declares may be

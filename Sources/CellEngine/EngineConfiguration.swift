@@ -21,6 +21,9 @@ public struct EngineConfiguration: Sendable {
     /// `%optimize` changes it for the kernel (see ``CellEngine/optimization``).
     /// `BENCHBOOK_OPTIMIZE=on|off|auto` in the kernel's environment chooses another start.
     public var optimization = ProcessInfo.processInfo.environment["BENCHBOOK_OPTIMIZE"].flatMap(Optimization.init(rawValue:)) ?? .auto
+    /// Where compiled cells are kept between kernels (``CellCache``): from
+    /// `BENCHBOOK_CELL_CACHE`, `BENCHBOOK_CELL_CACHE_READONLY` and `BENCHBOOK_CELL_CACHE_SIZE_MB`.
+    public var cellCache = CellCacheSettings.from(environment: ProcessInfo.processInfo.environment)
     /// How much of a cell's standard output and error the notebook is sent.
     public var outputLimit = OutputLimit.standard
     /// Where a cell's output past the limit is written (in `benchbook-output/`): the
@@ -56,6 +59,10 @@ public struct EngineConfiguration: Sendable {
     /// directory every cell would add its source, object and library to that listing too
     /// (1,800 files after 300 cells cost swift-frontend 2 ms a compile on this machine kind).
     public var cellModulesDirectory: URL { workDirectory.appendingPathComponent("modules") }
+
+    /// The file in the library's `Modules/` that holds the API completion answers from
+    /// while SourceKit-LSP starts (written by `make build`; not an input of any compile).
+    public static let completionIndexName = "benchbook-completion-index.json"
 
     /// The directory of `swiftc`, `swift-frontend`, `clang` and `sourcekit-lsp`.
     public var toolsDirectory: URL { compiler.deletingLastPathComponent() }

@@ -21,14 +21,18 @@ public enum CellMagic: Equatable, Sendable {
     case benchmark(name: String)
     /// `%optimize on|off|auto`, or `%optimize` (nil: show the setting).
     case optimize(Optimization?)
+    /// `%cache`: the cell cache's hits and misses this session and its size.
+    case cache
 
     /// The magics' names, for messages (the timing magics, %optimize, then ``NameListing``'s).
-    public static let names = ["%time", "%timeit", "%benchmark <name>", "%optimize on|off|auto", "%who", "%whos"]
+    public static let names = ["%time", "%timeit", "%benchmark <name>", "%optimize on|off|auto", "%cache", "%who", "%whos"]
 
     /// True for the magics that time the rest of the cell.
     public var isTiming: Bool {
-        if case .optimize = self { return false }
-        return true
+        switch self {
+        case .optimize, .cache: false
+        case .time, .timeit, .benchmark: true
+        }
     }
 
     /// Splits a magic line off a cell.
@@ -76,6 +80,9 @@ public enum CellMagic: Equatable, Sendable {
             }
             guard let setting, !rest else { return (.failure(.optimizeUsage), code) }
             return (.success(.optimize(setting)), "")
+        case "%cache":
+            guard argument.isEmpty, !rest else { return (.failure(.cacheUsage), code) }
+            return (.success(.cache), "")
         default:
             lines[index] = ""
             return (.failure(.unknown(name)), lines.joined(separator: "\n"))
@@ -95,6 +102,8 @@ public enum MagicProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case optimizeUsage
     /// `%who` or `%whos` with more code in the cell.
     case notAlone(String)
+    /// `%cache` with an argument or more code in the cell.
+    case cacheUsage
 
     public var description: String {
         switch self {
@@ -106,6 +115,8 @@ public enum MagicProblem: Error, Equatable, Sendable, CustomStringConvertible {
             return "Write `%optimize on` (every cell compiles with -O, as an app is built for release), `%optimize off` (-Onone, as a debug build) or `%optimize auto` (-O for cells with loops, functions or closures) alone in a cell; it applies to the cells run after it."
         case .oneLineWithMore(let name):
             return "`\(name) expression` times that one line, so it must be the cell's only code. To time the whole cell, put \(name) alone on the first line; otherwise move the other code to its own cell."
+        case .cacheUsage:
+            return "Write `%cache` alone in a cell: it shows the cell cache's hits and misses this session and how much each cache holds."
         case .notAlone(let name):
             return "\(name) lists what earlier cells defined, so it must be the cell's only code: move the other code to its own cell."
         }

@@ -6,6 +6,7 @@
 // this executable, as SwiftPM builds them.
 
 import BenchbookKernel
+import CellCompletion
 import CellEngine
 import Foundation
 import JupyterWire
@@ -14,6 +15,22 @@ import SystemSupport
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("benchbook-kernel: \(message)\n".utf8))
     exit(2)
+}
+
+// `benchbook-kernel --write-completion-index`: run by `make build` after the library is
+// built, it writes the API that completion answers from while SourceKit-LSP starts.
+if CommandLine.arguments.dropFirst().first == "--write-completion-index" {
+    let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    var configuration = EngineConfiguration.beside(executable: URL(fileURLWithPath: path))
+    configuration.cellCache = .off
+    do {
+        let written = try CodeCompletion.writeIndex(for: CellEngine(configuration: configuration))
+        try? FileManager.default.removeItem(at: configuration.workDirectory)
+        print("benchbook-kernel: \(written.file.path): \(written.names) names, \(written.types) types with members")
+        exit(0)
+    } catch {
+        fail("cannot write the completion index: \(error)")
+    }
 }
 
 // A SIGTERM sent while the kernel starts waits until Termination takes it (it then has

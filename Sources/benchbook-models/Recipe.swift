@@ -57,13 +57,13 @@ enum RecipeCommand {
                             command: command)
         if let output {
             try text.write(toFile: output, atomically: true, encoding: .utf8)
-            let raw = RecipeRecord(tables: [tables[1]!, tables[2]!] + (sparseTable.map { [$0] } ?? []),
+            let raw = RecipeRecord(tables: ([tables[1]!, tables[2]!] + (sparseTable.map { [$0] } ?? [])).map(\.summary),
                                    profiles: models.compactMap { profiles[$0] },
                                    accuracy: rows.map { [$0.evaluation.accuracyInterval.estimate, $0.evaluation.accuracyInterval.lower,
                                                          $0.evaluation.accuracyInterval.upper] },
                                    files: rows.map(\.size), machine: .current, command: command)
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]   // compact: every run time of every file is in it
+            encoder.outputFormatting = [.sortedKeys]
             encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
             try encoder.encode(raw).write(to: URL(fileURLWithPath: (output as NSString).deletingPathExtension + ".json"))
             print("wrote \(output)")
@@ -72,9 +72,10 @@ enum RecipeCommand {
         }
     }
 
-    /// The raw figures beside the Markdown.
+    /// The figures of the Markdown: each table's rows as its CSV has them (the run times
+    /// behind them, 9 MB, are not kept), the operator profiles, the accuracies.
     struct RecipeRecord: Codable {
-        var tables: [BenchmarkTable]
+        var tables: [BenchmarkTable.Summary]
         var profiles: [OperatorProfile]
         var accuracy: [[Double]]
         var files: [ModelFileSize]

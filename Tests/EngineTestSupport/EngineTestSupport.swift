@@ -72,5 +72,8 @@ public func makeEngine() throws -> CellEngine {
     configuration.libraryDirectory = build
     configuration.hostExecutable = host
     configuration.parserExecutable = build.appendingPathComponent("benchbook-cell-parser")
+    // These tests exercise the compile path; the cell cache is tested on its own (a shared
+    // cache would make a second run of a test load instead of compile).
+    if ProcessInfo.processInfo.environment["BENCHBOOK_CELL_CACHE"] == nil { configuration.cellCache = .off }
     return CellEngine(configuration: configuration)
 }

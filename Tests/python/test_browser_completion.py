@@ -158,3 +158,122 @@ def test_tab_inserts_names_and_shift_tab_shows_the_call(lab):
             raise
         finally:
             browser.close()
+
+
+# The idle stop in JupyterLab (issue 34): SourceKit-LSP stops after BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS
+# without a request; the first Tab after it must still list matches, since JupyterLab drops a
+# provider's answer after 1,000 ms (providerTimeout) and starting the server takes longer. The
+# suite idles 9 s, past a 3 s stop and the library's API read 5 s after the first cell; `make test-completion-idle` runs a student's case: the default
+# stop (60 s), 90 s of reading before each Tab, five tries, also beside two busy loops.
+IDLE_STOP = os.environ.get("BENCHBOOK_IDLE_TEST_STOP", "3")
+IDLE_SECONDS = float(os.environ.get("BENCHBOOK_IDLE_TEST_SECONDS", "9"))
+IDLE_TRIES = int(os.environ.get("BENCHBOOK_IDLE_TEST_TRIES", "2"))
+
+
+@pytest.fixture(scope="module")
+def idle_lab(tmp_path_factory):
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (scripts/apt-packages.txt)")
+    root = tmp_path_factory.mktemp("idle-lab")
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": KERNEL_NAME, "display_name": "Swift", "language": "swift"}
+    notebook.cells = [nbformat.v4.new_code_cell('let learningRate = 0.01'), nbformat.v4.new_code_cell("")]
+    nbformat.write(notebook, root / "idle.ipynb")
+    port, token = free_port(), secrets.token_hex(16)
+    log = open(root / "jupyterlab.log", "w")
+    env = dict(os.environ)
+    if IDLE_STOP:
+        env["BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS"] = IDLE_STOP
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+         f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        stdout=log, stderr=subprocess.STDOUT, cwd=root, env=env)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+            break
+        except OSError:
+            if server.poll() is not None or time.time() > deadline:
+                server.kill()
+                pytest.fail("JupyterLab did not start: " + (root / "jupyterlab.log").read_text()[-3000:])
+            time.sleep(0.5)
+    try:
+        yield base, token, root, server.pid
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+def language_servers(pid):
+    import psutil
+    try:
+        return [p for p in psutil.Process(pid).children(recursive=True) if p.name() == "sourcekit-lsp"]
+    except psutil.NoSuchProcess:
+        return []
+
+
+def test_the_first_tab_after_the_idle_stop_lists_matches(idle_lab):
+    """Each try: rest past the idle stop (no language server left), type `Tens` (a library
+    type) and `learningR` (a notebook name), press Tab once each, and read the completer. The
+    answers come from the notebook's names and the library's API while SourceKit-LSP starts."""
+    base, token, root, pid = idle_lab
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    from playwright.sync_api import sync_playwright
+    seen = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1300, "height": 900})
+        try:
+            page.goto(f"{base}/lab/tree/idle.ipynb?token={token}")
+            page.wait_for_selector(".jp-Notebook", timeout=120_000)
+            page.wait_for_function("() => !document.body.innerText.includes('Kernel starting')", timeout=120_000)
+            time.sleep(2)
+            cells = page.locator(".jp-Notebook .jp-CodeCell")
+            cells.nth(0).locator(".cm-content").click()
+            page.keyboard.press("Shift+Enter")
+            page.wait_for_function("() => document.querySelector('.jp-InputArea-prompt').innerText.includes('[1]')",
+                                   timeout=120_000)
+            editor = cells.nth(1).locator(".cm-content")
+            for attempt in range(IDLE_TRIES):
+                for typed, expected in [("Tens", "Tensor"), ("learningR", "learningRate")]:
+                    rested = time.time()
+                    time.sleep(IDLE_SECONDS)
+                    deadline = time.time() + 60   # a hang guard: the stop is due IDLE_STOP s after the last request
+                    while language_servers(pid) and time.time() < deadline:
+                        time.sleep(0.5)
+                    assert not language_servers(pid), "SourceKit-LSP was still running after the idle stop"
+                    editor.click()
+                    page.keyboard.press("Control+A")
+                    page.keyboard.press("Delete")
+                    page.keyboard.type(typed)
+                    pressed = time.time()
+                    page.keyboard.press("Tab")   # once: a student whose Tab shows nothing gives up
+                    items = None
+                    while time.time() < pressed + 10:
+                        items = page.evaluate(COMPLETER_ITEMS)
+                        if items or editor.inner_text() != typed:
+                            break
+                        time.sleep(0.05)
+                    shown = time.time() - pressed
+                    page.screenshot(path=ARTEFACTS / f"idle-{attempt + 1}-{typed}.png")
+                    completed = editor.inner_text()
+                    seen.append(f"try {attempt + 1}, {typed!r} after {time.time() - rested - shown:.0f} s idle: "
+                                f"{'list' if items else 'inserted ' + repr(completed)} in {shown:.2f} s")
+                    # A single match is inserted at once (no list); several are listed.
+                    assert (items and expected in items) or completed.startswith(expected), (typed, items, completed)
+                    page.keyboard.press("Escape")
+        except Exception:
+            page.screenshot(path=ARTEFACTS / "idle-failure.png", full_page=True)
+            shutil.copy(root / "jupyterlab.log", ARTEFACTS / "idle-jupyterlab.log")
+            raise
+        finally:
+            browser.close()
+            (ARTEFACTS / "idle.txt").write_text("\n".join(seen) + "\n")
+            print("\n".join(seen))

@@ -5,12 +5,16 @@ on a one-node swarm, both from deploy/jupyterhub/, both with the single-user ima
 For each: a student's server starts in a container through the Hub's REST API, with the
 memory and CPU limits set on it; Swift cells run over the kernel websocket as the
 unprivileged user (the notebook library, a model, a chart); a widget comm goes both ways;
-a trapped cell keeps the variables of earlier cells; the server is stopped through the Hub
-and leaves no container (or service), no process and no volume.
+a trapped cell keeps the variables of earlier cells; the class's cell cache (warmed by the
+teacher's step, scripts/hub/warm_cache.py) serves the first cell and cannot be written; the
+server is stopped through the Hub and leaves no container (or service) and no process, but the
+student's home volume, with the notebook the student saved, which is there again when the
+server starts again; the teacher's removal of that volume leaves nothing.
 
 Needs the engine (scripts/hub/docker_engine.py installs and starts it) and the image
 (`make image`); `make test-cluster` does both first.
 """
+import re
 import sys
 import time
 from pathlib import Path
@@ -23,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "jupyter
 from benchbook_limits import CPU_LIMIT, MEM_LIMIT  # noqa: E402
 from class_hub import Hub, Student, alive, role  # noqa: E402
 from docker_engine import docker, ensure  # noqa: E402
+from warm_cache import warm  # noqa: E402
 
 IMAGE = "benchbook-singleuser:latest"
 STUDENT_UID = 1000
@@ -96,7 +101,16 @@ def run_lesson(student):
     assert reply["status"] == "ok", reply
     assert "".join(o["content"].get("text", "") for o in student.outputs if o["msg_type"] == "stream") == "2 7 10\n"
 
-    seconds, completion = student.complete("words.jo")
+    # The first Tab finds no language server and is answered at once from the notebook's
+    # names and the API index, which know no value's type; the student presses Tab again
+    # until SourceKit-LSP, started by that first request, answers with `words`'s members.
+    deadline = time.time() + 120
+    while True:
+        seconds, completion = student.complete("words.jo")
+        if completion["metadata"].get("benchbook_source") == "languageServer" or time.time() > deadline:
+            break
+        time.sleep(0.5)
+    assert completion["metadata"].get("benchbook_source") == "languageServer", completion
     assert "joined" in " ".join(completion["matches"]), completion
 
 
@@ -120,12 +134,52 @@ def check_limits(hub, student):
     return container
 
 
+FIRST_CELL = 'let words = ["bench", "book"]\nwords.joined()'
+
+
+@pytest.fixture(scope="module")
+def class_cache(engine, tmp_path_factory):
+    """A class cache warmed in the image with the lesson's first cell, as the teacher's step does."""
+    directory = tmp_path_factory.mktemp("class") / "cache"
+    warm(directory, notebooks=[], cells=[[FIRST_CELL]])
+    assert list(directory.rglob("manifest")), "the teacher's run stored nothing"
+    return directory
+
+
+def save_notebook(student, name, text):
+    notebook = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": text}], "metadata": {},
+                "nbformat": 4, "nbformat_minor": 5}
+    response = student.hub.session.put(f"{student.base}/api/contents/{name}", timeout=60,
+                                       json={"type": "notebook", "format": "json", "content": notebook})
+    assert response.status_code in (200, 201), response.text
+
+
+def saved_notebook(student, name):
+    response = student.hub.session.get(f"{student.base}/api/contents/{name}", timeout=60)
+    return response.json()["content"]["cells"][0]["source"] if response.status_code == 200 else None
+
+
+def check_class_cache(student):
+    """The first cell came from the class cache; the cache is read-only in the container."""
+    seconds, reply = student.run("cache", "%cache")
+    text = "".join(o["content"].get("text", "") for o in student.outputs if o["msg_type"] == "stream")
+    assert re.search(r"[0-9]+ of [0-9]+ compiles found in the cache \(1 in a shared cache\)", text), text
+    assert "/opt/benchbook/class-cache" in text, text
+    seconds, reply = student.run("write", 'import Foundation\n'
+                                          'print(FileManager.default.createFile(atPath: "/opt/benchbook/class-cache/x", contents: nil))')
+    assert "".join(o["content"].get("text", "") for o in student.outputs if o["msg_type"] == "stream") == "false\n"
+
+
 @pytest.mark.parametrize("spawner", ["docker", "swarm"])
-def test_a_student_in_a_container(spawner, engine, request, tmp_path):
+def test_a_student_in_a_container(spawner, engine, class_cache, request, tmp_path):
     if spawner == "swarm":
         request.getfixturevalue("swarm")
     volumes_before = set(docker("volume", "ls", "-q").split())
-    with Hub(tmp_path / "hub", spawner=spawner) as hub:
+    home = "benchbook-home-ada"
+    if home in volumes_before:
+        docker("volume", "rm", home)
+        volumes_before.discard(home)
+    with Hub(tmp_path / "hub", spawner=spawner, environment={"BENCHBOOK_CLASS_CACHE": str(class_cache)}) as hub:
         student = Student(hub, "ada")
         student.start()
         try:
@@ -136,6 +190,8 @@ def test_a_student_in_a_container(spawner, engine, request, tmp_path):
             # Every process of the student runs as the image's unprivileged user.
             assert {p.uids().real for p in tree} == {STUDENT_UID}, [(p.name(), p.uids()) for p in tree]
             run_lesson(student)
+            check_class_cache(student)
+            save_notebook(student, "mine.ipynb", "my notes, saved")
             tree = student.process_tree()     # with the host that replaced the trapped one
             assert {"kernel", "host", "compiler", "language server"} <= {role(p, student.server_pid) for p in tree}
         finally:
@@ -147,4 +203,18 @@ def test_a_student_in_a_container(spawner, engine, request, tmp_path):
         assert not alive(tree), f"left running: {alive(tree)}"
         assert not any(leftovers(hub.container_prefix).values()), leftovers(hub.container_prefix)
         assert not docker("ps", "-a", "-q", "--filter", f"id={container}")
+        # The student's home outlives the server: started again, the saved notebook is there.
+        assert home in docker("volume", "ls", "-q").split()
+        again = Student(hub, "ada")
+        again.start()
+        try:
+            assert saved_notebook(again, "mine.ipynb") == "my notes, saved"
+        finally:
+            again.close()
+        hub.stop_server("ada")
+        wait = time.time() + 60
+        while any(leftovers(hub.container_prefix).values()) and time.time() < wait:
+            time.sleep(0.5)
+    # The teacher's explicit removal (make forget-student STUDENT=ada) is what removes it.
+    docker("volume", "rm", home)
     assert set(docker("volume", "ls", "-q").split()) <= volumes_before, "a volume was left"

@@ -6,6 +6,7 @@ listens on a free port of its own, which the Hub's proxy reaches directly.
 Used by jupyterhub_config.py (one machine, DockerSpawner) and jupyterhub_swarm_config.py
 (a swarm, SwarmSpawner); both are what `make test-cluster` runs.
 """
+from docker.types import Mount
 from dockerspawner import DockerSpawner, SwarmSpawner
 from jupyterhub.utils import random_port
 from traitlets import default
@@ -50,3 +51,14 @@ class HostNetworkSwarmSpawner(HostNetworkSpawner, SwarmSpawner):
         if self.ip not in ("", "0.0.0.0"):
             address = self.ip
         return address, self.port
+
+    @property
+    def mounts(self):
+        # SwarmSpawner mounts every source as a bind (a path on the node); a named volume
+        # (the student's home, benchbook_class.py) is a volume mount.
+        mounts = []
+        for source, volume in self.volume_binds.items():
+            path = source.startswith("/")
+            mounts.append(Mount(target=volume["bind"], source=source, type="bind" if path else "volume",
+                                read_only=volume["mode"] == "ro", driver_config=None if path else self.mount_driver_config))
+        return mounts

@@ -12,6 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchbook_class  # noqa: E402
 import benchbook_limits  # noqa: E402
 from benchbook_spawners import HostNetworkDockerSpawner  # noqa: E402
 
@@ -22,10 +23,11 @@ c.DockerSpawner.image = "benchbook-singleuser:latest"
 # The image is built on this machine (make image); there is no registry to pull from.
 c.DockerSpawner.pull_policy = "never"
 c.DockerSpawner.name_template = "benchbook-{username}"
-# The container goes with the server: a stopped server leaves no container and no volume
-# (the image declares none). A school keeps students' work in a volume per student:
-#   c.DockerSpawner.volumes = {"benchbook-work-{username}": "/home/student/work"}
+# A stopped server's container is removed; the student's home is a named volume of its own
+# (benchbook_class.py), kept until the teacher removes it (deploy/README.md, "Students' work"),
+# with the class's cell cache mounted read-only beside it.
 c.DockerSpawner.remove = True
+benchbook_class.mount(c.DockerSpawner)
 c.DockerSpawner.notebook_dir = "/home/student/course/notebooks"
 # Host networking: the containers share the machine's network, so the Hub, its proxy and
 # every server listen on the loopback, each server on a free port of its own.

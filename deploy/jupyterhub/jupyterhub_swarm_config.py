@@ -13,6 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchbook_class  # noqa: E402
 import benchbook_limits  # noqa: E402
 from benchbook_spawners import HostNetworkSwarmSpawner  # noqa: E402
 
@@ -22,6 +23,10 @@ c.JupyterHub.spawner_class = HostNetworkSwarmSpawner
 c.SwarmSpawner.image = "benchbook-singleuser:latest"
 c.SwarmSpawner.name_template = "benchbook-{username}"
 c.SwarmSpawner.notebook_dir = "/home/student/course/notebooks"
+# The student's home in a named volume of their own, and the class's cell cache read-only
+# (benchbook_class.py). A named volume is local to the node that made it: on more than one
+# node, give the volumes a shared driver (NFS) or keep each student on one node.
+benchbook_class.mount(c.SwarmSpawner)
 # Host networking: each server listens on a free port of the node it runs on, and the Hub
 # reaches it at that node's advertised address. The Hub must listen where every node can
 # reach it: the manager's address (127.0.0.1 on a one-node swarm).

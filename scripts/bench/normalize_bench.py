@@ -33,6 +33,10 @@ import tempfile
 import time
 from pathlib import Path
 
+# A benchmark of compiles and cells keeps no cell cache (issue 34), or a second run would load
+# every cell it measures from the first run's: set BENCHBOOK_CELL_CACHE to measure with one.
+os.environ.setdefault("BENCHBOOK_CELL_CACHE", "off")
+
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = {
     "pointer loop": ROOT / "scripts" / "bench" / "normalize-loop.swift",

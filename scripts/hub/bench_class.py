@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -49,15 +50,46 @@ LESSON = [
                       'print("50 runs:", DurationFormat.string(timing.wallSeconds))'),
 ]
 COMPLETION = "model.cla"     # after "load model, classify"
+COMPLETION_EXPECTED = "classify"
+
+
+def tab_until_listed(student, seconds=60):
+    """A student's Tab, pressed again every 0.5 s until the list shows the expected member:
+    (seconds to the first answer, seconds until an answer listed it, or None)."""
+    started = time.time()
+    first, content = student.complete(COMPLETION)
+    while not any(m.startswith(COMPLETION_EXPECTED) for m in content["matches"]):
+        if time.time() - started > seconds:
+            return first, None
+        time.sleep(0.5)
+        content = student.complete(COMPLETION)[1]
+    return first, time.time() - started
 
 
 def percentile(values, q):
     return float(np.percentile(values, q)) if values else None
 
 
-def run_class(hub, n, passes, log, at_rest=None):
+def cache_hits(student):
+    """The cell cache's hits and lookups of a student's kernel (`%cache`, which is not timed
+    and takes no cell number), or None when the cache is off."""
+    try:
+        student.request("execute_request", {"code": "%cache", "silent": False, "store_history": False,
+                                            "user_expressions": {}, "allow_stdin": False}, timeout=120)
+    except Exception:   # a measurement keeps going; the row shows no figure
+        return None
+    text = "".join(o["content"].get("text", "") for o in student.outputs if o["msg_type"] == "stream")
+    match = re.search(r"([0-9]+) of ([0-9]+) compiles found in the cache(?: \(([0-9]+) in a shared cache\))?", text)
+    if not match:
+        return None
+    return {"hits": int(match.group(1)), "lookups": int(match.group(2)), "shared_hits": int(match.group(3) or 0)}
+
+
+def run_class(hub, n, passes, log, at_rest=None, cache_statistics=False):
     """One class of `n` students on `hub`. `at_rest(ready_students)`, when given, runs after
-    the lesson while the servers still run, and what it returns is added to the row."""
+    the lesson while the servers still run, and what it returns is added to the row.
+    `cache_statistics`: ask each kernel for its cell cache's hits after the lesson."""
+    read_cache_statistics = cache_statistics
     students = [Student(hub, f"s{n}x{i + 1}") for i in range(n)]
     failures = []
     available_before = memory_available()
@@ -77,6 +109,9 @@ def run_class(hub, n, passes, log, at_rest=None):
             t.join()
         ready = [s for s in students if s.ready]
         log(f"  N={n}: {len(ready)} of {n} servers and kernels ready after {time.time() - started:.1f} s")
+        sampler.sample()
+        cpu_at_ready = {s.name: sampler.cpu_by_role(s.name) for s in ready}
+        cpu_after_first = cpu_at_ready
 
         lowest_available = memory_available()
         completions = []
@@ -88,7 +123,7 @@ def run_class(hub, n, passes, log, at_rest=None):
                         failures.append(f"{student.name}: {label}: {reply.get('ename')}: {reply.get('evalue', '')[:200]}")
                     if run == 0 and index == 1:
                         try:
-                            completions.append(student.complete(COMPLETION)[0])
+                            completions.append(tab_until_listed(student))
                         except Exception as error:
                             failures.append(f"{student.name}: completion: {type(error).__name__}: {error}")
                 threads = [threading.Thread(target=cell, args=(s,)) for s in ready]
@@ -97,9 +132,15 @@ def run_class(hub, n, passes, log, at_rest=None):
                 for t in threads:
                     t.join()
                 lowest_available = min(lowest_available, memory_available())
+                if run == 0 and index == 0:
+                    sampler.sample()
+                    cpu_after_first = {s.name: sampler.cpu_by_role(s.name) for s in ready}
                 seconds = [s.timings[-1][1] for s in ready if s.timings]
                 log(f"  N={n} pass {run + 1} cell {index + 1}/{len(LESSON)} ({label}): "
                     f"slowest {max(seconds, default=0):.2f} s")
+        sampler.sample()
+        cpu_at_end = {s.name: sampler.cpu_by_role(s.name) for s in ready}
+        statistics = [cache_hits(s) for s in ready] if read_cache_statistics else []
         rest = at_rest(ready) if at_rest else {}
         for s in students:
             s.close()
@@ -141,7 +182,13 @@ def run_class(hub, n, passes, log, at_rest=None):
         "cell_seconds": {"p50": percentile(latencies, 50), "p90": percentile(latencies, 90),
                          "max": max(latencies, default=None)},
         "per_cell": per_cell,
-        "completion_seconds": {"p50": percentile(completions, 50), "max": max(completions, default=None)},
+        # The first answer (at once, from the notebook's names while SourceKit-LSP starts), and
+        # the time until an answer lists the model's `classify` (the student pressing Tab again).
+        "completion_seconds": {"p50": percentile([c[0] for c in completions], 50),
+                               "max": max((c[0] for c in completions), default=None)},
+        "completion_listed_seconds": {"p50": percentile([c[1] for c in completions if c[1] is not None], 50),
+                                      "max": max((c[1] for c in completions if c[1] is not None), default=None),
+                                      "never": sum(c[1] is None for c in completions)},
         "memory": memory,
         # The issue's "server + kernel + host + compiler peaks": each role's own peak, summed.
         "memory_per_student_pss": float(np.mean([m["sum_of_role_peaks_pss"] for m in memory])) if memory else None,
@@ -151,8 +198,19 @@ def run_class(hub, n, passes, log, at_rest=None):
         "memory_samples": sampler.samples,
         "hub_memory": hub_memory,
         "failures": failures,
+        # CPU-seconds per student by role (mean over the students that were ready): from the
+        # start until the servers and kernels were ready, and from the start to the lesson's end.
+        "cpu_start": mean_roles(cpu_at_ready), "cpu_first_cell": mean_roles(cpu_after_first),
+        "cpu_total": mean_roles(cpu_at_end),
+        "cache_statistics": statistics,
         **rest,
     }
+
+
+def mean_roles(per_student):
+    """{role: mean over students} of {student: {role: seconds}} (a role a student lacks counts 0)."""
+    roles = sorted({r for values in per_student.values() for r in values})
+    return {r: float(np.mean([values.get(r, 0.0) for values in per_student.values()])) for r in roles} if per_student else {}
 
 
 def verdict(row, p90_limit):

@@ -11,7 +11,16 @@ method). Start time, cell p50/p90 and each role's peak memory per student (serve
 cell host, snapshots, compiler, SourceKit-LSP, cell parser), and for containers the
 container's own memory peak (its cgroup: every process and the page cache it touched).
 
-Part 2, the cuts: at N = --cut-students, each spawner, before (the language server kept
+Each class runs twice: without a cell cache (BENCHBOOK_CELL_CACHE=off: every cell compiled)
+and with the class cache, which the teacher's step (scripts/hub/warm_cache.py, as `make
+warm-cache`) filled first by running the same cells once in a fresh kernel, where the students
+run (this checkout's kernel for bare processes, the image for containers), read-only to the
+students (mounted read-only by the deploy file). CPU-seconds per student by role, at ready and
+for the whole run; each kernel's cache hits (`%cache`). The start storm: at N = --storm-students
+with the class cache, the compiler warmed at every kernel's start (BENCHBOOK_COMPILER_WARMUP=always)
+against the default (warmed at the first miss).
+
+Part 2, the cuts (optional, --cut-students 8 as on 2026-12-02): at N = --cut-students, each spawner, before (the language server kept
 for the kernel's life, the compiler keeping freed memory: BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS=0,
 BENCHBOOK_COMPILER_IDLE_TRIM_SECONDS=0) and after (the defaults: stopped after 60 s without
 a request, given back after 2 s idle), one after the other. The lesson, then --rest seconds
@@ -34,12 +43,21 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "jupyterhub"))
 from bench_class import COMPLETION, LESSON, MB, other_processes, percentile, run_class  # noqa: E402
+from class_hub import memory_available  # noqa: E402
 from benchbook_limits import CPU_LIMIT, MEM_LIMIT  # noqa: E402
 from class_hub import Hub, memory_by_role  # noqa: E402
 from docker_engine import docker, ensure  # noqa: E402
+from warm_cache import warm  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-ROLES = ["server", "kernel", "host", "snapshot", "compiler", "language server", "parser", "other"]
+ROLES = ["server", "kernel", "host", "snapshot", "compiler", "linker", "language server", "parser", "other"]
+CPU_ROLES = ["kernel", "parser", "compiler", "linker", "host", "snapshot", "language server", "server", "other"]
+CACHES = {"none": "no cache", "class": "class cache"}
+CPU_NAMES = {"kernel": "kernel", "parser": "parser", "compiler": "compiler", "linker": "linker", "host": "host",
+             "snapshot": "snapshots", "language server": "SourceKit-LSP", "server": "Jupyter server", "other": "other"}
+# The start-storm cut: the compiler warmed at every kernel's start (before) or at the first
+# cell that misses the cache (after, the default with a class cache).
+STORM_BEFORE = {"BENCHBOOK_COMPILER_WARMUP": "always"}
 SPAWNERS = {"local": "bare processes", "docker": "containers"}
 BEFORE = {"BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS": "0", "BENCHBOOK_COMPILER_IDLE_TRIM_SECONDS": "0"}
 
@@ -78,17 +96,51 @@ def at_rest(hub, rest_seconds):
     return measure
 
 
-def one_class(work, spawner, n, passes, rest_seconds, environment, label):
-    extra = f"c.Spawner.environment.update({environment!r})" if environment else ""
-    log(f"{label}: N = {n}, {SPAWNERS[spawner]}")
-    with Hub(work / f"{spawner}-n{n}-{label}", spawner=spawner, extra_config=extra) as hub:
-        row = run_class(hub, n, passes, lambda text: log("  " + text.strip()), at_rest=at_rest(hub, rest_seconds))
-    row.update(spawner=spawner, label=label, environment=environment)
+def one_class(work, spawner, n, passes, rest_seconds, environment, label, cache="none", class_cache=None):
+    """One class: a fresh Hub of `spawner`, N students. `cache`: "none" (every cell compiled,
+    BENCHBOOK_CELL_CACHE=off) or "class" (the teacher-warmed `class_cache`, read-only, with each
+    student's own cache as by default)."""
+    environment = dict(environment)
+    hub_environment = {"BENCHBOOK_CLASS_CACHE": str(work / "no-class-cache")}
+    if cache == "none":
+        environment["BENCHBOOK_CELL_CACHE"] = "off"
+    elif spawner == "local":
+        environment["BENCHBOOK_CELL_CACHE_READONLY"] = str(class_cache)
+    else:
+        hub_environment["BENCHBOOK_CLASS_CACHE"] = str(class_cache)   # the deploy file mounts it read-only
+    section = "c.Spawner" if spawner == "local" else "c.DockerSpawner"
+    extra = f"{section}.environment.update({environment!r})" if environment else ""
+    log(f"{label}: N = {n}, {SPAWNERS[spawner]}, {CACHES[cache]}")
+    with Hub(work / f"{spawner}-n{n}-{label}-{cache}", spawner=spawner, extra_config=extra,
+             environment=hub_environment) as hub:
+        row = run_class(hub, n, passes, lambda text: log("  " + text.strip()), at_rest=at_rest(hub, rest_seconds),
+                        cache_statistics=True)
+    if spawner != "local":
+        # The teacher's removal of the students' home volumes (make forget-student).
+        for volume in docker("volume", "ls", "-q", "--filter", f"name=benchbook-home-s{n}x").split():
+            docker("volume", "rm", volume, check=False)
+    row.update(spawner=spawner, label=label, environment=environment, cache=cache)
     roles = role_means(row, "peak")
     log(f"  cell p50 {row['cell_seconds']['p50']:.2f} s p90 {row['cell_seconds']['p90']:.2f} s; "
-        f"memory per student {sum(roles.values()) / MB:.0f} MB PSS (role peaks); failures {len(row['failures'])}")
+        f"memory per student {sum(roles.values()) / MB:.0f} MB PSS (role peaks); hit rate {hit_rate(row)}; "
+        f"CPU per student {sum(row['cpu_total'].values()):.1f} s; failures {len(row['failures'])}")
     time.sleep(3)
     return row
+
+
+def tab(row, key):
+    """A completion column: p50 in seconds, with how many never listed the member."""
+    figures = row.get(key) or {}
+    if figures.get("p50") is None:
+        return "–"
+    never = figures.get("never", 0)
+    return f"{figures['p50']:.2f} s" + (f" ({never} never)" if never else "")
+
+
+def hit_rate(row):
+    stats = [s for s in row.get("cache_statistics", []) if s]
+    hits, lookups = sum(s["hits"] for s in stats), sum(s["lookups"] for s in stats)
+    return f"{hits}/{lookups}" if lookups else "–"
 
 
 def role_means(row, which):
@@ -132,34 +184,88 @@ def write_markdown(out, record):
         "(every process and the page cache it touched, what its memory limit is checked against). *other* is a "
         "process of no known role, by name (command): "
         + (", ".join(f"{name} at N = {', '.join(str(n) for n in sorted(set(ns)))}" for name, ns in other_processes(rows).items())
-           or "none") + "; `swift-symbolgraph-extract` is the kernel's completion fallback (the library's API "
-        "read without SourceKit-LSP), a name cut to 15 characters with no command line a process caught while "
+           or "none") + "; `swift-symbolgraph-extract` is the kernel's completion fallback when the build wrote no API index "
+        "(the library's API read without SourceKit-LSP), a name cut to 15 characters with no command line a process caught while "
         "it started or ended.",
         "",
-        "| N | where | ready | start p50 | cell p50 | cell p90 | cell max | server | kernel | host | snapshots | compiler | SourceKit-LSP | parser | other | sum | cgroup peak | load before → after | result |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        "| N | where | cell cache | hits | ready | start p50 | cell p50 | cell p90 | cell max | Tab answered p50 | Tab listed p50 | server | kernel | host | snapshots | compiler | linker | SourceKit-LSP | parser | other | sum | cgroup peak | load before → after | result |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for row in rows:
         roles = role_means(row, "peak")
         starts = [s for s in row["server_start_seconds"] if s is not None]
         cell = row["cell_seconds"]
         lines.append(
-            f"| {row['students']} | {SPAWNERS[row['spawner']]} | {row['ready']} | "
+            f"| {row['students']} | {SPAWNERS[row['spawner']]} | {CACHES[row.get('cache', 'none')]} | {hit_rate(row)} | {row['ready']} | "
             f"{percentile(starts, 50) or 0:.1f} s | {cell['p50']:.2f} s | {cell['p90']:.2f} s | {cell['max']:.2f} s | "
+            f"{tab(row, 'completion_seconds')} | {tab(row, 'completion_listed_seconds')} | "
             + " | ".join(fmt_mb(roles[r]) for r in ROLES)
             + f" | {fmt_mb(sum(roles.values()))} | {fmt_mb(cgroup_mean(row, 'max_usage'))} | "
             f"{row['load_before'][0]:.2f} → {row['load_after'][0]:.2f} | {row['verdict']} |")
     lines += [
         "",
-        "Cell latency per lesson cell, p50 / p90 in seconds (execute_request sent to execute_reply received, "
-        "through the proxy, the student's server and the kernel, compile included):",
+        "*Tab answered*: the first answer to one completion request (`" + record.get("completion", "model.cla") + "`) per "
+        "student after the lesson's second cell; *Tab listed*: until an answer lists the model's `classify`, the "
+        "student pressing Tab again every 0.5 s (the first answer comes at once from the notebook's names and the API "
+        "index while SourceKit-LSP starts, which knows no value's type).",
         "",
-        "| cell | " + " | ".join(f"N = {r['students']} {'bare' if r['spawner'] == 'local' else 'cont.'}" for r in rows) + " |",
+        "*hits*: cells each student's kernel loaded from a cache, of those it was asked to compile, summed over "
+        "the students (`%cache` after the lesson).",
+        "",
+        "CPU-seconds per student by role (mean over the students): *ready* (from the servers' start requests until "
+        "every server and kernel answered) / *first cell* (until the lesson's first cell answered: a kernel's start "
+        "goes on after it answers, the cell host loading the library and the runtimes, the compiler warming) / "
+        "*whole* (start and lesson). Each process's user + system time as last "
+        "sampled (every 0.25 s); *linker* is what the kernel's ended children used beyond what the samples saw of them "
+        "(a cell's link lasts 5-40 ms, too short to be sampled; the link is its only such child). *server* is the "
+        "student's Jupyter server; the Hub and its proxy are not in it.",
+        "",
+        "| N | where | cell cache | " + " | ".join(CPU_NAMES[r] for r in CPU_ROLES) + " | total |",
+        "|---:|---|---|" + "---:|" * (len(CPU_ROLES) + 1),
+    ]
+    for row in rows + record.get("storm", []):
+        start, first, total = row.get("cpu_start", {}), row.get("cpu_first_cell", {}), row.get("cpu_total", {})
+        cache = CACHES[row.get("cache", "none")] + (" (compiler warmed at start)" if row in record.get("storm", []) else "")
+        lines.append(f"| {row['students']} | {SPAWNERS[row['spawner']]} | {cache} | " + " | ".join(
+            f"{start.get(r, 0):.1f} / {first.get(r, 0):.1f} / {total.get(r, 0):.1f}" for r in CPU_ROLES)
+            + f" | {sum(start.values()):.1f} / {sum(first.values()):.1f} / {sum(total.values()):.1f} |")
+    if record.get("storm"):
+        lines += ["", "## The start storm: the compiler warmed at start, or at the first miss (same run)", "",
+                  "With the class cache, a kernel no longer starts its compiler when it starts (it warms it at the first "
+                  "cell that misses the cache). *Before*: `BENCHBOOK_COMPILER_WARMUP=always`, every kernel warms its "
+                  "compiler at start as without a cache; *after*: the default. Same N, same class cache.", "",
+                  "| N | where | | start p50 | start max | first cell p50 | cell p50 | cell p90 | CPU per student until the first cell answered | compiler peak (MB PSS) | load before → after |",
+                  "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+        for before in record["storm"]:
+            after = next((r for r in rows if r["students"] == before["students"] and r["spawner"] == before["spawner"]
+                          and r.get("cache") == "class"), None)
+            for name, row in (("before", before), ("after", after)):
+                if row is None:
+                    continue
+                starts = [s for s in row["server_start_seconds"] if s is not None]
+                lines.append(f"| {row['students']} | {SPAWNERS[row['spawner']]} | {name} | {percentile(starts, 50) or 0:.1f} s | "
+                             f"{max(starts, default=0):.1f} s | {row['per_cell'][LESSON[0][0]]['p50']:.2f} s | "
+                             f"{row['cell_seconds']['p50']:.2f} s | {row['cell_seconds']['p90']:.2f} s | "
+                             f"{sum(row.get('cpu_first_cell', {}).values()):.1f} s | {fmt_mb(role_means(row, 'peak')['compiler'])} | "
+                             f"{row['load_before'][0]:.2f} → {row['load_after'][0]:.2f} |")
+    lines += [
+        "",
+        "Cell latency per lesson cell, p50 / p90 in seconds (execute_request sent to execute_reply received, "
+        "through the proxy, the student's server and the kernel, compile or cache included):",
+        "",
+        "| cell | " + " | ".join(f"N = {r['students']} {'bare' if r['spawner'] == 'local' else 'cont.'}"
+                              f"{', cache' if r.get('cache') == 'class' else ''}" for r in rows) + " |",
         "|---|" + "---:|" * len(rows),
     ]
     for label, _ in LESSON:
         lines.append(f"| {label} | " + " | ".join(
             f"{r['per_cell'][label]['p50']:.2f} / {r['per_cell'][label]['p90']:.2f}" for r in rows) + " |")
+    if not cuts:
+        failures = [f"{r['spawner']} N={r['students']} {r.get('cache')} {r['label']}: {f}" for r in rows + record.get("storm", []) for f in r["failures"]]
+        lines += ["", "Failures: " + ("none." if not failures else "; ".join(failures[:20])), "",
+                  "Reading it: " + record["reading"], ""]
+        (out / "cluster-class.md").write_text("\n".join(lines))
+        return
     lines += [
         "",
         "## The cuts: memory between cells, before and after (same run)",
@@ -192,13 +298,16 @@ def reading(record):
     rows, cuts = record["class"], record["cuts"]
     text = []
     for spawner in SPAWNERS:
-        mine = [r for r in rows if r["spawner"] == spawner]
-        working = [r["students"] for r in mine if r["verdict"] == "works"]
-        if mine:
-            text.append(f"{SPAWNERS[spawner]}: cell p90 " + ", ".join(
-                f"{r['cell_seconds']['p90']:.1f} s at N = {r['students']}" for r in mine)
-                + (f"; every cell ran with p90 under {record['p90_limit']:g} s up to N = {max(working)}" if working else "")
-                + ".")
+        for cache in CACHES:
+            mine = [r for r in rows if r["spawner"] == spawner and r.get("cache", "none") == cache]
+            working = [r["students"] for r in mine if r["verdict"] == "works"]
+            if mine:
+                text.append(f"{SPAWNERS[spawner]}, {CACHES[cache]}: cell p90 " + ", ".join(
+                    f"{r['cell_seconds']['p90']:.1f} s at N = {r['students']}" for r in mine)
+                    + "; start p50 " + ", ".join(
+                    f"{percentile([x for x in r['server_start_seconds'] if x is not None], 50) or 0:.1f} s" for r in mine)
+                    + (f"; every cell ran with p90 under {record['p90_limit']:g} s up to N = {max(working)}" if working else "")
+                    + ".")
     pairs = {}
     for row in cuts:
         pairs.setdefault(row["spawner"], {})[row["label"]] = row
@@ -218,9 +327,10 @@ def plot(out, record):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     rows = record["class"]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(17, 6))
     bars = [(r, role_means(r, "peak")) for r in rows]
-    labels = [f"{r['students']}\n{'bare' if r['spawner'] == 'local' else 'cont.'}" for r, _ in bars]
+    labels = [f"{r['students']}\n{'bare' if r['spawner'] == 'local' else 'cont.'}{chr(10) + 'cache' if r.get('cache') == 'class' else ''}"
+              for r, _ in bars]
     bottom = np.zeros(len(bars))
     for name in ROLES:
         values = np.array([roles[name] / MB for _, roles in bars])
@@ -232,17 +342,19 @@ def plot(out, record):
     if xs:
         left.plot(xs, [cgroups[i] / MB for i in xs], "kD", label="container cgroup peak")
     left.set_ylim(0, max(max(bottom), max([c / MB for c in cgroups if c] or [0])) * 1.4)
-    left.set_xlabel("students (N), bare processes or containers")
+    left.set_xlabel("students (N), bare processes or containers, without or with the class cache")
     left.set_ylabel("MB (PSS) per student")
     left.set_title("Memory per student: each role's peak, stacked")
     left.legend(fontsize=8, ncol=3, loc="upper left")
     for spawner, marker in (("local", "o"), ("docker", "s")):
-        mine = [r for r in rows if r["spawner"] == spawner]
-        if not mine:
-            continue
-        ns = [r["students"] for r in mine]
-        right.plot(ns, [r["cell_seconds"]["p50"] for r in mine], marker + "--", label=f"p50, {SPAWNERS[spawner]}")
-        right.plot(ns, [r["cell_seconds"]["p90"] for r in mine], marker + "-", label=f"p90, {SPAWNERS[spawner]}")
+        for cache in CACHES:
+            mine = [r for r in rows if r["spawner"] == spawner and r.get("cache", "none") == cache]
+            if not mine:
+                continue
+            ns = [r["students"] for r in mine]
+            right.plot(ns, [r["cell_seconds"]["p90"] for r in mine], marker + ("-" if cache == "none" else ":"),
+                       label=f"p90, {SPAWNERS[spawner]}, {CACHES[cache]}")
+    right.set_yscale("log")
     right.axhline(record["p90_limit"], color="grey", linestyle=":", linewidth=1, label=f"p90 limit ({record['p90_limit']:g} s)")
     ns = sorted({r["students"] for r in rows})
     right.set_xscale("log", base=2)
@@ -261,6 +373,8 @@ def main():
     parser.add_argument("--students", default="1,2,4,8,16")
     parser.add_argument("--spawners", default="local,docker", help="local (bare processes), docker (containers)")
     parser.add_argument("--passes", type=int, default=2)
+    parser.add_argument("--caches", default="none,class", help="none (every cell compiled), class (the teacher-warmed class cache)")
+    parser.add_argument("--storm-students", type=int, default=16, help="class size of the start-storm comparison (0: none)")
     parser.add_argument("--cut-students", type=int, default=8, help="class size of the before/after runs (0: none)")
     parser.add_argument("--rest", type=float, default=70.0, help="seconds of rest before the at-rest memory in the cuts")
     parser.add_argument("--p90-limit", type=float, default=10.0)
@@ -284,13 +398,36 @@ def main():
     log(f"logs: {work}/<spawner>-n<N>-<label>/ (the Hub's jupyterhub.log, with the bare servers' output; "
         "each container's output as <student>.log)")
     started = time.time()
+    caches = args.caches.split(",")
+    class_caches = {}
+    if "class" in caches:
+        # The teacher's step, in each place students run: the lesson's cells (every pass, in
+        # order, in one fresh kernel) into a class cache, then made read-only.
+        for spawner in spawners:
+            directory = work / f"class-cache-{spawner}"
+            log(f"warming the class cache for {SPAWNERS[spawner]}: {directory}")
+            warm(directory, notebooks=[], cells=[[code for _ in range(args.passes) for _, code in LESSON]],
+                 bare=spawner == "local", log=lambda text: log("  " + text))
+            class_caches[spawner] = directory
     rows = []
+    memory_per_student = 800 * MB
     for n in [int(x) for x in args.students.split(",")]:
         for spawner in spawners:
-            row = one_class(work, spawner, n, args.passes, 0, {}, "class")
-            row["verdict"] = ("breaks" if row["failures"] else
-                              "too slow" if row["cell_seconds"]["p90"] > args.p90_limit else "works")
-            rows.append(row)
+            for cache in caches:
+                available = memory_available()
+                if available < n * memory_per_student:
+                    log(f"skipped N = {n}, {SPAWNERS[spawner]}, {CACHES[cache]}: {available / MB:.0f} MB available, "
+                        f"under {n} x {memory_per_student / MB:.0f} MB")
+                    continue
+                row = one_class(work, spawner, n, args.passes, 0, {}, "class", cache, class_caches.get(spawner))
+                row["verdict"] = ("breaks" if row["failures"] else
+                                  "too slow" if row["cell_seconds"]["p90"] > args.p90_limit else "works")
+                rows.append(row)
+    storm = []
+    if args.storm_students and "class" in caches:
+        for spawner in spawners:
+            storm.append(one_class(work, spawner, args.storm_students, args.passes, 0, STORM_BEFORE, "storm-before",
+                                   "class", class_caches[spawner]))
     cuts = []
     if args.cut_students:
         for spawner in spawners:
@@ -301,7 +438,8 @@ def main():
     image = json.loads((ROOT / ".build" / "image" / "image.json").read_text())
     memory_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1024 ** 3
     command = (f"make bench-cluster (scripts/hub/bench_cluster.py --students {args.students} --spawners {args.spawners} "
-               f"--passes {args.passes} --cut-students {args.cut_students} --rest {args.rest:g})")
+               f"--caches {args.caches} --passes {args.passes} --storm-students {args.storm_students} "
+               f"--cut-students {args.cut_students} --rest {args.rest:g})")
     record = {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "command": command,
         "seconds": round(time.time() - started),
@@ -313,7 +451,7 @@ def main():
         "image": image, "limits": {"mem_limit": MEM_LIMIT, "cpu_limit": CPU_LIMIT},
         "passes": args.passes, "p90_limit": args.p90_limit, "lesson": LESSON, "completion": COMPLETION,
         "cut_students": args.cut_students, "rest_seconds": args.rest, "before": BEFORE,
-        "class": rows, "cuts": cuts, "logs": str(work),
+        "class": rows, "cuts": cuts, "storm": storm, "logs": str(work),
     }
     record["reading"] = reading(record)
     (out / "cluster-class.json").write_text(json.dumps(record, indent=1) + "\n")

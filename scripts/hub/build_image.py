@@ -153,10 +153,13 @@ def stage_course(destination, checkout):
     models = checkout / "models" / "generated"
     if not models.is_dir():
         raise SystemExit(f"make image: {models} is missing: run `make models` first")
+    # The models go beside the home (course-models/ -> /opt/benchbook/course-models, linked
+    # from course/models): a student's home is a volume the first start fills from the image,
+    # and 150 MB of models copied per student would slow a class's first start.
     for path in sorted(models.rglob("*")):
         relative = path.relative_to(models)
         if path.is_file() and any(fnmatch.fnmatch(str(relative), p) for p in MODEL_PATTERNS):
-            copy_path(path, destination / "models" / "generated" / relative)
+            copy_path(path, destination.parent / "course-models" / "generated" / relative)
     (destination / "results").mkdir()
 
 

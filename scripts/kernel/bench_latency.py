@@ -41,6 +41,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+# A benchmark of compiles and cells keeps no cell cache (issue 34), or a second run would load
+# every cell it measures from the first run's: set BENCHBOOK_CELL_CACHE to measure with one.
+os.environ.setdefault("BENCHBOOK_CELL_CACHE", "off")
 from queue import Empty
 
 from jupyter_client.manager import KernelManager

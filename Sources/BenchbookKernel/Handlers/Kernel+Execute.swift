@@ -22,6 +22,7 @@ extension Kernel {
         let output = ExecutionOutput(kernel: self, request: request, executionCount: count, silent: silent, allowStdin: allowStdin)
         let label = storeHistory ? "In[\(count)]" : "In[\(count)+]"
         let failure = engine.execute(CellOptions.blanked(code), label: label, output: output)
+        completion.loadLibraryAPILater()
         if let text = output.resultText, storeHistory { history.setOutput(text, line: count) }
 
         var content: [String: JSONValue] = ["execution_count": .number(Double(count))]

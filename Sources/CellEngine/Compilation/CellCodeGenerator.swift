@@ -216,8 +216,8 @@ public struct CellCodeGenerator: Sendable {
         case .benchmark(let name):
             return [header("\(present)(try \(RuntimeNames.benchmarkType)(\(Self.literal(name))).\(RuntimeNames.recordCall) { () throws in", line: line)]
                 + ignoringValue + ["})"]
-        case .optimize:
-            // Served by the engine without compiling (see `CellEngine.setOptimization`).
+        case .optimize, .cache:
+            // Served by the engine without compiling (`CellEngine.setOptimization`, `showCache`).
             return body
         }
     }

@@ -18,11 +18,23 @@ final class CellCompiler: @unchecked Sendable {
     /// Limits for each compile step: a runaway type-check must not take the machine.
     static let limits = ResourceLimits(addressSpaceBytes: 16 << 30, cpuSeconds: 600)
 
-    private let configuration: EngineConfiguration
+    let configuration: EngineConfiguration
     /// `-Xcc -fmodule-map-file=...` for the library's C modules.
     let moduleMapFlags: [String]
     /// The linker command for a shared library, asked of clang once.
-    private lazy var linkCommand = LinkCommand.discover(clang: configuration.toolsDirectory.appendingPathComponent("clang"))
+    var linkCommand: LinkCommand { linkSetup.value.command }
+    /// Compiled cells kept between kernels, or nil when the cache is off (``CellCache``).
+    let cache: CellCache?
+    /// The part of every cache key this kernel shares (nil when the cache is off).
+    var cacheIdentity: String { linkSetup.value.identity ?? "" }
+    /// The linker command (asked of clang) and the cache identity (a few megabytes hashed),
+    /// made while the kernel starts.
+    private let linkSetup: BackgroundValue<(command: LinkCommand, identity: String?)>
+    /// The cache key of each cell module compiled so far (nil: compiled without a key, so a
+    /// cell that names it is not cached).
+    var moduleKeys: [String: String?] = [:]
+    /// The C module maps cells see.
+    let moduleMaps: [URL]
 
     /// The long-lived compiler process.
     let server: CellCompilerClient
@@ -33,6 +45,7 @@ final class CellCompiler: @unchecked Sendable {
     init(configuration: EngineConfiguration) {
         self.configuration = configuration
         server = CellCompilerClient(executable: configuration.cellCompilerExecutable, sourceKit: configuration.sourceKitLibrary)
+        cache = configuration.cellCache.isOff ? nil : CellCache(settings: configuration.cellCache)
         sessionFlags = Self.sessionFlags(work: configuration.workDirectory)
         // C modules of the library (their module maps), in case a library module's
         // interface mentions them.
@@ -42,8 +55,17 @@ final class CellCompiler: @unchecked Sendable {
             build.appendingPathComponent($0).appendingPathComponent("module.modulemap")
         }
         maps += Self.systemModuleMaps(near: build)
-        moduleMapFlags = maps.filter { FileManager.default.fileExists(atPath: $0.path) }
-            .flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] }
+        moduleMaps = maps.filter { FileManager.default.fileExists(atPath: $0.path) }
+        moduleMapFlags = moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] }
+        let caching = cache != nil, mapFiles = moduleMaps
+        linkSetup = BackgroundValue(name: "cell link setup") {
+            let command = LinkCommand.discover(clang: configuration.toolsDirectory.appendingPathComponent("clang"))
+            guard caching else { return (command, nil) }
+            let started = DispatchTime.now()
+            let identity = CellCacheKey.identity(configuration: configuration, moduleMaps: mapFiles, link: command)
+            Trace.step("cell cache: identity of the toolchain and library", since: started)
+            return (command, identity)
+        }
     }
 
     /// Flags that have the compiler check the C modules' headers (the C library's, the
@@ -95,10 +117,12 @@ final class CellCompiler: @unchecked Sendable {
     ///   - insertions: text the engine inserted into the user's code, to correct columns.
     ///   - optimized: compile with `-O` (see ``optimizationFlags(_:)``).
     ///   - crossModule: compile for cross-module optimisation (see ``crossModuleFlags(_:)``).
+    ///   - waitForHost: waits until the host that will load the cell is ready (a cached
+    ///     library that left libraries out of its link needs to know that host has them).
     ///   - cancellation: stops the running step when the cell is interrupted.
     /// - Returns: the library path, or the errors.
     func compile(source: String, module: String, cellLabel: String, linking: [String],
-                 hostHasLoaded: (String) -> Bool = { _ in false }, emitsModule: Bool = true,
+                 hostHasLoaded: (String) -> Bool = { _ in false }, waitForHost: () -> Void = {}, emitsModule: Bool = true,
                  insertions: [Insertion] = [], optimized: Bool = false, crossModule: Bool = false,
                  cancellation: CellCancellation) -> Result<URL, CompileFailure> {
         let work = configuration.workDirectory
@@ -120,9 +144,19 @@ final class CellCompiler: @unchecked Sendable {
         let moduleOutput = emitsModule ? ["-enable-testing", "-emit-module-path", moduleFile.path] : []
         let frontend = frontendArguments(source: file(".swift"), module: module, object: file(".o"), optimized: optimized)
             + moduleOutput + (emitsModule ? Self.crossModuleFlags(crossModule) : [])
+        // The cache first (CellCompiler+Cache.swift): a hit installs the library and module
+        // files a compile would have written, without the compiler or the linker.
+        let key = cacheKey(source: source, module: module, frontend: frontend, linking: linking)
+        moduleKeys[module] = .some(nil)
+        if let key, let hit = cached(key, module: module, cellLabel: cellLabel, insertions: insertions,
+                                     hostServes: { hostHasLoaded(LinkCommand.sharedStandIns[$0] ?? $0) }, waitForHost: waitForHost) {
+            if case .success = hit { moduleKeys[module] = key }
+            return hit
+        }
         switch runFrontend(frontend, cancellation: cancellation) {
         case .interrupted: return .failure(.interrupted)
         case .failed(let text):
+            if let key { storeFailure(text, key: key) }
             return .failure(CompileFailure(diagnostics: CompilerDiagnostics.parse(text, cellLabel: cellLabel, insertions: insertions)))
         case .succeeded: break
         }
@@ -138,10 +172,12 @@ final class CellCompiler: @unchecked Sendable {
         var seen = Set<String>()
         let libraryFlags: [String] = needed.filter { seen.insert($0).inserted }.map { "-l" + $0 }
         let otherFlags: [String] = autolinked.filter { !$0.hasPrefix("-l") }
+        // Earlier cells' libraries are found beside this one (`$ORIGIN`, the work directory),
+        // so the library names no kernel's directory and fits any kernel (the cell cache).
         let paths: [String] = [
             runtime.appendingPathComponent("\(Self.architecture)/swiftrt.o").path, file(".o").path,
             "-L", runtime.path, "-L", lib.path, "-L", work.path,
-            "-rpath", runtime.path, "-rpath", lib.path, "-rpath", work.path,
+            "-rpath", runtime.path, "-rpath", lib.path, "-rpath", "$ORIGIN",
         ]
         let libraries = paths + libraryFlags + otherFlags
         let (linker, arguments) = linkCommand.arguments(linking: libraries, output: library.path, omitting: hostServes)
@@ -153,6 +189,14 @@ final class CellCompiler: @unchecked Sendable {
         // Types print as one file prints them (`main.Point`), see ModuleDisplayName.
         if !ModuleDisplayName.apply(to: library, module: module) {
             Trace.note("\(module): the module name was not found in the library; its types print as \(module).X")
+        }
+        if let key {
+            // What the link left out because the host had it: a host loading the cached
+            // library must have it too.
+            let linkerLibraries = linkCommand.template.filter { $0.hasPrefix("-l") }.map { String($0.dropFirst(2)) }
+            let omitted = Set(["swiftCore", "Benchbook"] + autolinkedNames + linking + linkerLibraries).filter(hostServes)
+            storeLibrary(key: key, module: module, omitted: omitted.sorted())
+            moduleKeys[module] = key
         }
         return .success(library)
     }
