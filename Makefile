@@ -46,7 +46,7 @@ apt: ## install the Debian packages in scripts/apt-packages.txt that are missing
 
 # The PyPI side (Jupyter clients, TensorFlow, LiteRT, Pillow, NumPy) in .venv; redone only
 # when requirements.txt changes. Debian's /usr/bin/python3 (torch 1.13, matching the
-# libtorch the kernel links) is the other Python: see the README.
+# libtorch the kernel links) is the other Python: see docs/setup-and-layout.md.
 $(STAMPS)/venv: requirements.txt | apt
 	@mkdir -p $(STAMPS)
 	test -x $(PYTHON) || $(SYSTEM_PY) -m venv $(VENV)

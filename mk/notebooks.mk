@@ -10,7 +10,8 @@
 #                         evaluation set and the ImageNet photos in data/photos/ are made at
 #                         set-up, not committed)
 #   make run-notebooks    execute every notebook (numbered ones and benchmarks-and-charts)
-#   make test-claims      the claim checker's tests, and every notebook's markdown through it
+#   make test-claims      the claim checker's tests, and every notebook's markdown through it;
+#                         the README's and docs/' links resolve (test_docs_links.py)
 
 NOTEBOOK_RUNNER := $(PYTHON) scripts/notebooks/run_notebooks.py
 
@@ -28,9 +29,10 @@ run-notebooks: kernelspec models notebook-data ## execute every course notebook 
 	@mkdir -p $(RECORDS_DIR)
 	BENCHBOOK_RESULTS_DIR=$(RECORDS_DIR) $(NOTEBOOK_RUNNER)
 
-# The claim checker's own tests, and every notebook's markdown through it (fast: no kernel).
-test-claims: venv ## the claim checker's tests and every notebook's own words through it
-	$(PYTHON) -m pytest -q Tests/python/test_check_claims.py
+# The claim checker's own tests, and every notebook's markdown through it; the links of the
+# README and docs/ (fast: no kernel).
+test-claims: venv ## the claim checker's tests and every notebook's own words through it; the docs' links
+	$(PYTHON) -m pytest -q Tests/python/test_check_claims.py Tests/python/test_docs_links.py
 
 SETUP_TARGETS += notebook-data
 RUN_TARGETS   += run-notebooks

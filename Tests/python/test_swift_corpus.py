@@ -9,8 +9,8 @@ cell's shown last expression is not part of it: main.swift shows nothing for one
 
 A program whose first line says `// EXPECT-MISMATCH: <name>` shows something Swift allows
 in one file and a notebook cannot (each cell is its own module and file): the test checks
-that the notebook stops with a compile error on it and that the README explains it under
-the program's file name (whole, as one cell, it must print the same as swiftc). With
+that the notebook stops with a compile error on it and that docs/cell-model.md explains it
+under the program's file name (whole, as one cell, it must print the same as swiftc). With
 BENCHBOOK_RECORD_RESULTS=1 the counts go to
 results/swift-corpus.{json,md}.
 """
@@ -31,6 +31,7 @@ from kernel_helpers import run_cell
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "Tests" / "Corpus"
 PROGRAMS = sorted(CORPUS.glob("*.swift"))
+EXPLAINED = ROOT / "docs" / "cell-model.md"   # where each EXPECT-MISMATCH program is explained
 OUTCOMES = {}
 FORMS = ["cells", "one cell"]
 BUILT = {}
@@ -92,10 +93,10 @@ def test_program_prints_the_same_as_swiftc(path, form, tmp_path):
         "cells": len(cells), "seconds": round(time.perf_counter() - started, 1),
         "matches": failure is None and printed == expected, "expected_mismatch": bool(expected_mismatch)}
     if expected_mismatch:
-        assert failure is not None, f"{path.name} now runs as a notebook: remove EXPECT-MISMATCH and its README entry"
+        assert failure is not None, f"{path.name} now runs as a notebook: remove EXPECT-MISMATCH and its entry in {EXPLAINED.relative_to(ROOT)}"
         cell, reply = failure
         assert reply["ename"] == "CompileError", reply
-        assert path.stem in (ROOT / "README.md").read_text(), f"the README does not explain {path.stem}"
+        assert path.stem in EXPLAINED.read_text(), f"{EXPLAINED.relative_to(ROOT)} does not explain {path.stem}"
         OUTCOMES[path.stem][form]["error"] = f"In[{cell}]: {reply['evalue']}"
         return
     assert failure is None, f"{path.name} ({form}), cell {failure[0]}: {failure[1]['ename']}: " + "\n".join(failure[1]["traceback"])
@@ -130,8 +131,8 @@ def test_corpus_summary():
 program in Tests/Corpus built with swiftc (`-module-name main`, as `swiftc main.swift` names
 it) and run, and run in the kernel cut into its cells and whole as one cell; their standard
 output compared. {summary['programs']} programs, {cut['cells']} cells. Cut into cells,
-{cut['matching_swiftc']} print the same as swiftc and {len(cut['explained_mismatches'])} are mismatches the README
-explains; whole as one cell, {whole['matching_swiftc']} print the same.
+{cut['matching_swiftc']} print the same as swiftc and {len(cut['explained_mismatches'])} are mismatches
+docs/cell-model.md explains; whole as one cell, {whole['matching_swiftc']} print the same.
 
 | program | cells | cut into cells | whole, one cell |
 |---|---|---|---|
