@@ -2,7 +2,7 @@
 //
 // Benchbook: a Jupyter kernel for Swift (kernel, cell engine, cell host) and the
 // notebook library its notebooks import (tensors, images, models, benchmarks,
-// charts, display). See README.md for the layout and the two set-up commands.
+// charts, display). See README.md for the two set-up commands, docs/setup-and-layout.md for the layout.
 
 import Foundation
 import PackageDescription

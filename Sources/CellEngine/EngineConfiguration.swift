@@ -17,7 +17,7 @@ public struct EngineConfiguration: Sendable {
     /// The cell compiler executable (``CellCompilerClient``).
     public var cellCompilerExecutable: URL
     /// How cells are compiled when the kernel starts (`auto`: `-O` for a cell with loops,
-    /// functions or closures; see the README's "Optimised cells" for why not every cell);
+    /// functions or closures; see docs/executing-cells.md, "Optimised cells", for why not every cell);
     /// `%optimize` changes it for the kernel (see ``CellEngine/optimization``).
     /// `BENCHBOOK_OPTIMIZE=on|off|auto` in the kernel's environment chooses another start.
     public var optimization = ProcessInfo.processInfo.environment["BENCHBOOK_OPTIMIZE"].flatMap(Optimization.init(rawValue:)) ?? .auto

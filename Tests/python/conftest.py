@@ -12,7 +12,7 @@ KERNEL_NAME = os.environ.get("BENCHBOOK_KERNEL_NAME", "swift")
 
 # The suite tests what a compile does (interrupting one, its trace, its errors): kernels it
 # starts keep no cell cache, unless a test (test_cell_cache.py) or the caller sets one. A
-# user's kernel keeps one by default (README, "The cell cache").
+# user's kernel keeps one by default (docs/cell-cache.md).
 os.environ.setdefault("BENCHBOOK_CELL_CACHE", "off")
 
 

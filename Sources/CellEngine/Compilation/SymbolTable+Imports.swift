@@ -4,8 +4,8 @@ import HostProtocol
 
 /// The import lines that show a cell exactly the live declarations of earlier cells.
 ///
-/// Three Swift rules decide the lines (each checked on this toolchain, see the README's
-/// "How a cell runs"):
+/// Three Swift rules decide the lines (each checked on this toolchain, see
+/// docs/cell-model.md):
 /// - `@testable import struct Cell3.Point` (a scoped import) shows only that name of the
 ///   module, with its internal members; a declaration reached through a scoped import
 ///   shadows one with the same signature reached through a whole-module import.
