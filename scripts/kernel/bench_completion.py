@@ -1,6 +1,6 @@
 """Completion latency through a real jupyter_client: results/completion-latency.{json,md}.
 
-    .venv/bin/python scripts/kernel/bench_completion.py --out results
+    PYTHONPATH=python .venv/bin/python scripts/kernel/bench_completion.py --out results
 
 Against the installed "swift" kernelspec, in a fresh kernel after three cells (a library
 Tensor, a number, a struct):
@@ -21,7 +21,6 @@ import json
 import os
 import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 
@@ -31,8 +30,7 @@ os.environ.setdefault("BENCHBOOK_CELL_CACHE", "off")
 
 from jupyter_client.manager import start_new_kernel
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "python"))
-from kernel_helpers import run_cell  # noqa: E402
+from benchbook_kit.kernel import run_cell
 
 SETUP = [
     "let t = try Tensor(shape: [2], float32: [1, 2])",
