@@ -5,6 +5,7 @@
 - sandbox: Jupyter's per-user directories under a temporary folder
 - ports: free_port, free_ports
 - servers: a Jupyter server (JupyterLab, jupyter server, Voilà) started and stopped
+- statistics: percentile, with the notebook library's definition
 - notebook_state: a course notebook run through a kernel, its variables read back
 
 Not installed: the Makefile exports PYTHONPATH=<checkout>/python for every command it runs,

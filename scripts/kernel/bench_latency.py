@@ -49,13 +49,13 @@ from queue import Empty
 from jupyter_client.manager import KernelManager
 
 from benchbook_kit.kernel import run_cell
+from benchbook_kit.statistics import percentile
 
 median = statistics.median
 
 
 def p90(values):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
+    return percentile(values, 90)
 
 
 def timed(kc, code):

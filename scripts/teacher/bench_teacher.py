@@ -25,13 +25,13 @@ from jupyter_client.manager import start_new_kernel
 
 ROOT = Path(__file__).resolve().parents[2]
 from benchbook_kit.kernel import run_cell, text_of
+from benchbook_kit.statistics import percentile
 
 NOTEBOOK = ROOT / "notebooks" / "04-preprocessing-for-photos.ipynb"
 
 
 def p90(values):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
+    return percentile(values, 90)
 
 
 def usage(kc):
