@@ -12,6 +12,10 @@ SHELL := /bin/bash
 
 VENV        := $(CURDIR)/.venv
 PYTHON      := $(VENV)/bin/python
+# The Python kit that scripts/ and Tests/python share (python/benchbook_kit): on the path of
+# every command run from here, not installed in the venv; the root's pytest.ini puts it on
+# the path of a pytest run by hand too.
+export PYTHONPATH := $(CURDIR)/python$(if $(PYTHONPATH),:$(PYTHONPATH))
 SYSTEM_PY   := /usr/bin/python3
 SWIFT_BUILD := swift build -c release
 RELEASE_DIR := $(CURDIR)/.build/release

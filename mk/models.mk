@@ -23,7 +23,7 @@
 MODELS_DIR     := notebooks/models
 GENERATED_DIR  := models/generated
 MODELS_BIN     := $(RELEASE_DIR)/benchbook-models
-MODELS_PY      := PYTHONPATH=$(CURDIR)/scripts/models
+MODELS_PY      := PYTHONPATH=$(CURDIR)/scripts/models:$(PYTHONPATH)
 FASHION_TORCH  := $(addprefix $(MODELS_DIR)/,fashion_cnn.pt fashion_cnn.ptl fashion_cnn_int8.pt fashion_cnn_int8.ptl)
 FASHION_TFLITE := $(addprefix $(MODELS_DIR)/,fashion_cnn.tflite fashion_cnn_int8.tflite)
 FASHION_MODELS := $(FASHION_TORCH) $(FASHION_TFLITE)

@@ -1,14 +1,10 @@
 """Shared fixtures: a real Benchbook kernel started from the installed kernelspec."""
 import os
-import sys
-from pathlib import Path
 
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-KERNEL_NAME = os.environ.get("BENCHBOOK_KERNEL_NAME", "swift")
+from benchbook_kit.kernel import KERNEL_NAME
 
 # The suite tests what a compile does (interrupting one, its trace, its errors): kernels it
 # starts keep no cell cache, unless a test (test_cell_cache.py) or the caller sets one. A

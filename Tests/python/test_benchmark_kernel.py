@@ -10,7 +10,7 @@ import struct
 import threading
 import time
 
-from kernel_helpers import collect, errors, results, run_cell
+from benchbook_kit.kernel import collect, errors, results, run_cell
 
 
 def png_size(data):
@@ -90,7 +90,7 @@ def test_a_benchmark_of_a_tiny_body_keeps_a_bounded_record(tmp_path):
     record. Past the sample cap, neighbouring runs are summarised two by two (each sample
     the mean of as many runs), so the record stays small and still counts every run."""
     from jupyter_client.manager import start_new_kernel
-    from conftest import KERNEL_NAME
+    from benchbook_kit.kernel import KERNEL_NAME
     import os
     km, kc = start_new_kernel(kernel_name=KERNEL_NAME, startup_timeout=60,
                               env=dict(os.environ, BENCHBOOK_RESULTS_DIR=str(tmp_path)))

@@ -13,15 +13,14 @@ Screenshots of each step are kept in .build/test-artifacts/browser-completion/ (
 import os
 import secrets
 import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import nbformat
 import pytest
+
+from benchbook_kit.ports import free_port
+from benchbook_kit.servers import ServerDidNotStart, lab_command, running_server
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -30,12 +29,6 @@ ARTEFACTS = ROOT / ".build" / "test-artifacts" / "browser-completion"
 CHROMIUM = os.environ.get("BENCHBOOK_CHROMIUM", "/usr/bin/chromium")
 PHOTO = ROOT / "notebooks" / "data" / "photos" / "chelsea.png"
 KERNEL_NAME = os.environ.get("BENCHBOOK_KERNEL_NAME", "swift")
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -52,32 +45,13 @@ def lab(tmp_path_factory):
                       nbformat.v4.new_code_cell("")]
     nbformat.write(notebook, root / "completion.ipynb")
     port, token = free_port(), secrets.token_hex(16)
-    log = open(root / "jupyterlab.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-         f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=root, env=os.environ.copy())
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while True:
-        try:
-            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-            break
-        except OSError:
-            if server.poll() is not None or time.time() > deadline:
-                server.kill()
-                pytest.fail("JupyterLab did not start: " + (root / "jupyterlab.log").read_text()[-3000:])
-            time.sleep(0.5)
     try:
-        yield base, token, root
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+        with running_server(lab_command(port, token, root), f"{base}/api/status?token={token}", root / "jupyterlab.log",
+                            root, os.environ.copy(), what="JupyterLab"):
+            yield base, token, root
+    except ServerDidNotStart as error:
+        pytest.fail(str(error))
 
 
 COMPLETER_ITEMS = """() => {
@@ -180,35 +154,16 @@ def idle_lab(tmp_path_factory):
     notebook.cells = [nbformat.v4.new_code_cell('let learningRate = 0.01'), nbformat.v4.new_code_cell("")]
     nbformat.write(notebook, root / "idle.ipynb")
     port, token = free_port(), secrets.token_hex(16)
-    log = open(root / "jupyterlab.log", "w")
     env = dict(os.environ)
     if IDLE_STOP:
         env["BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS"] = IDLE_STOP
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-         f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=root, env=env)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while True:
-        try:
-            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-            break
-        except OSError:
-            if server.poll() is not None or time.time() > deadline:
-                server.kill()
-                pytest.fail("JupyterLab did not start: " + (root / "jupyterlab.log").read_text()[-3000:])
-            time.sleep(0.5)
     try:
-        yield base, token, root, server.pid
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+        with running_server(lab_command(port, token, root), f"{base}/api/status?token={token}", root / "jupyterlab.log",
+                            root, env, what="JupyterLab") as server:
+            yield base, token, root, server.pid
+    except ServerDidNotStart as error:
+        pytest.fail(str(error))
 
 
 def language_servers(pid):

@@ -16,16 +16,15 @@ import json
 import os
 import secrets
 import shutil
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
+
+from benchbook_kit.ports import free_port
+from benchbook_kit.servers import ServerDidNotStart, lab_command, running_server
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -34,12 +33,6 @@ NOTEBOOK = "04-preprocessing-for-photos.ipynb"
 ARTEFACTS = ROOT / ".build" / "test-artifacts" / "browser-widgets"
 CHROMIUM = os.environ.get("BENCHBOOK_CHROMIUM", "/usr/bin/chromium")
 STEPS = int(os.environ.get("BENCHBOOK_BROWSER_STEPS", "12"))
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -59,32 +52,14 @@ def lab(tmp_path_factory):
     home_lab = Path(os.environ.get("JUPYTER_CONFIG_DIR", Path.home() / ".jupyter")) / "lab"
     home_before = sorted(home_lab.rglob("*")) if home_lab.exists() else []
     environment = dict(os.environ, JUPYTER_CONFIG_DIR=str(root / "jupyter-config"))
-    log = open(root / "jupyterlab.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-         f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         "--ServerApp.disable_check_xsrf=False", "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=root, env=environment)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while True:
-        try:
-            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-            break
-        except OSError:
-            if server.poll() is not None or time.time() > deadline:
-                server.kill()
-                pytest.fail("JupyterLab did not start: " + (root / "jupyterlab.log").read_text()[-3000:])
-            time.sleep(0.5)
     try:
-        yield base, token, root
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+        with running_server(lab_command(port, token, root, "--ServerApp.disable_check_xsrf=False"),
+                            f"{base}/api/status?token={token}", root / "jupyterlab.log", root, environment,
+                            what="JupyterLab"):
+            yield base, token, root
+    except ServerDidNotStart as error:
+        pytest.fail(str(error))
     home_after = sorted(home_lab.rglob("*")) if home_lab.exists() else []
     assert home_after == home_before, f"JupyterLab state left in {home_lab}: {sorted(set(home_after) - set(home_before))}"
     assert (root / "jupyter-config" / "lab" / "workspaces").is_dir(), "the test's JupyterLab saved no workspace"

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from jupyter_client import KernelManager
 
-from conftest import KERNEL_NAME
-from kernel_helpers import errors, results, run_cell, text_of
+from benchbook_kit.kernel import KERNEL_NAME, errors, results, run_cell, text_of
 
 REPO = Path(__file__).resolve().parents[2]
 

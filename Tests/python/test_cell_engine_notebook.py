@@ -11,7 +11,7 @@ from pathlib import Path
 
 import nbformat
 
-from kernel_helpers import collect, errors, execute_and_interrupt_once_running, results, run_cell, text_of
+from benchbook_kit.kernel import execute_and_interrupt_once_running, results, run_cell, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED = re.compile(r"__bb|__benchbook|_BenchbookCell|\bCell[0-9]+\b|benchbook_cell")

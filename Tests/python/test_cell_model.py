@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from kernel_helpers import results, run_cell, text_of
+from benchbook_kit.kernel import results, run_cell, text_of
 
 GENERATED = re.compile(r"__bb|__benchbook|_BenchbookCell|_BenchbookScope|_BenchbookUnset|\bCell[0-9]+\b")
 

@@ -19,15 +19,14 @@ from pathlib import Path
 import nbformat
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import jupyter_sandbox  # noqa: E402
-from kernel_helpers import errors, results, run_cell, text_of  # noqa: E402
+from benchbook_kit import sandbox
+from benchbook_kit.kernel import results, run_cell, text_of
 
 
 @pytest.fixture(autouse=True)
 def jupyter_directories(tmp_path, monkeypatch):
     """Connection files and other Jupyter state under the test's folder, not in the home."""
-    jupyter_sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
+    sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = "#| label: fig-answer\n//| echo: false\n#| fig-cap: \"Größe, 6 × 7\"\n"
@@ -129,7 +128,7 @@ def test_a_course_notebook_renders_through_myst_nb(tmp_path):
         'nb_execution_show_tb = True\n'
         'html_theme = "alabaster"\n')
     (book / "index.md").write_text(f"# Course\n\n```{{toctree}}\nnotebooks/{Path(NOTEBOOK).stem}\n```\n")
-    env = jupyter_sandbox.environment(tmp_path / "jupyter")
+    env = sandbox.environment(tmp_path / "jupyter")
     run = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", str(book),
                           str(book / "_build" / "html")], env=env, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, (run.stdout + run.stderr)[-6000:]

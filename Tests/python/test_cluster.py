@@ -15,19 +15,16 @@ Needs the engine (scripts/hub/docker_engine.py installs and starts it) and the i
 (`make image`); `make test-cluster` does both first.
 """
 import re
-import sys
 import time
 from pathlib import Path
 
 import psutil
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "hub"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "jupyterhub"))
-from benchbook_limits import CPU_LIMIT, MEM_LIMIT  # noqa: E402
-from class_hub import Hub, Student, alive, role  # noqa: E402
-from docker_engine import docker, ensure  # noqa: E402
-from warm_cache import warm  # noqa: E402
+from benchbook_kit.hub import Hub, Student, alive, role
+from benchbook_kit.hub.class_cache import warm
+from benchbook_kit.hub.docker_engine import docker, ensure
+from benchbook_kit.hub.limits import CPU_LIMIT, MEM_LIMIT
 
 IMAGE = "benchbook-singleuser:latest"
 STUDENT_UID = 1000

@@ -14,9 +14,7 @@ import time
 import ipywidgets
 import pytest
 
-from kernel_helpers import errors, results, run_cell, text_of
-from test_recovery import host_pid
-from test_kernel_seam import children
+from benchbook_kit.kernel import children, host_pid, results, run_cell, text_of
 
 
 def send_comm(kc, msg_type, content, buffers=None, timeout=30):

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-from conftest import KERNEL_NAME
-from kernel_helpers import errors, run_cell
+from benchbook_kit.kernel import KERNEL_NAME, errors, run_cell
 
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels",

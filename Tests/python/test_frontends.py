@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 from jupyter_client.manager import KernelManager
 
-from conftest import KERNEL_NAME
+from benchbook_kit.kernel import KERNEL_NAME
 
 BIN = Path(sys.executable).parent
 

@@ -3,7 +3,7 @@ bounded work per message. A signed 50 MB message of 5 M small objects held the s
 28 s alone (85 s at load 4-6) and took the kernel to 1.37 GB."""
 import time
 
-from kernel_helpers import results, run_cell
+from benchbook_kit.kernel import results, run_cell
 
 
 def peak_resident_mb(pid):

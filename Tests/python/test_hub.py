@@ -7,14 +7,12 @@ import glob
 import json
 import os
 import signal
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "hub"))
-from class_hub import Hub, Student, alive, role  # noqa: E402
+from benchbook_kit.hub import Hub, Student, alive, role
 
 
 @pytest.fixture(scope="module")

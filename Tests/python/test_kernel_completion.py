@@ -10,10 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from jupyter_client.manager import start_new_kernel
 
-from conftest import KERNEL_NAME
-from kernel_helpers import run_cell
+from benchbook_kit.kernel import run_cell, start_kernel
 
 
 def ok(kc, code):
@@ -230,12 +228,8 @@ def test_latency_after_first_request(kernel):
     assert times[len(times) // 2] < 5, times
 
 
-def start_kernel(**env):
-    return start_new_kernel(kernel_name=KERNEL_NAME, startup_timeout=60, env={**os.environ, **env})
-
-
 def test_fallback_without_sourcekit_lsp():
-    km, kc = start_kernel(BENCHBOOK_SOURCEKIT_LSP="/nonexistent/sourcekit-lsp")
+    km, kc = start_kernel({"BENCHBOOK_SOURCEKIT_LSP": "/nonexistent/sourcekit-lsp"})
     try:
         ok(kc, "let learningRate = 0.01\nstruct Box { var side: Int }")
         start = time.perf_counter()
@@ -307,7 +301,7 @@ def language_servers(kernel_pid):
 def test_an_idle_server_is_stopped_and_the_next_request_starts_one_at_once():
     """HelperLifecycle's rule for a helper stopped on purpose: no restart delay. With the
     idle stop at 2 s, the server goes away between requests and comes back for the next."""
-    km, kc = start_kernel(BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS="2")
+    km, kc = start_kernel({"BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS": "2"})
     try:
         kernel_pid = km.provisioner.process.pid
         ok(kc, "let learningRate = 0.01")
@@ -335,7 +329,7 @@ def test_hung_server_costs_one_wait_then_falls_back(tmp_path):
     hung = tmp_path / "hung-sourcekit-lsp"
     hung.write_text("#!/bin/sh\nexec cat > /dev/null\n")
     hung.chmod(0o755)
-    km, kc = start_kernel(BENCHBOOK_SOURCEKIT_LSP=str(hung))
+    km, kc = start_kernel({"BENCHBOOK_SOURCEKIT_LSP": str(hung)})
     try:
         ok(kc, "let learningRate = 0.01")
         start = time.perf_counter()
@@ -405,7 +399,7 @@ def test_a_busy_server_costs_one_wait_not_one_per_request(tmp_path):
     slow = tmp_path / "slow-sourcekit-lsp"
     slow.write_text(SLOW_SERVER)
     slow.chmod(0o755)
-    km, kc = start_kernel(BENCHBOOK_SOURCEKIT_LSP=str(slow))
+    km, kc = start_kernel({"BENCHBOOK_SOURCEKIT_LSP": str(slow)})
     try:
         ok(kc, "let learningRate = 0.01")
         started = time.perf_counter()
@@ -446,7 +440,7 @@ def test_the_first_request_of_a_fresh_kernel_knows_the_standard_and_notebook_lib
     hung = tmp_path / "hung-sourcekit-lsp"
     hung.write_text("#!/bin/sh\nexec cat > /dev/null\n")
     hung.chmod(0o755)
-    km, kc = start_kernel(BENCHBOOK_SOURCEKIT_LSP=str(hung))
+    km, kc = start_kernel({"BENCHBOOK_SOURCEKIT_LSP": str(hung)})
     try:
         content = complete(kc, "Int.bitW")
         assert content["metadata"]["benchbook_source"] == "notebookNames"

@@ -3,7 +3,7 @@ import unittest
 
 import jupyter_kernel_test
 
-from conftest import KERNEL_NAME
+from benchbook_kit.kernel import KERNEL_NAME
 
 
 class BenchbookKernelConformance(jupyter_kernel_test.KernelTests):

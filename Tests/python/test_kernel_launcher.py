@@ -13,8 +13,8 @@ import pytest
 
 from jupyter_client.kernelspec import KernelSpecManager
 
-from conftest import KERNEL_NAME
-from kernel_helpers import run_cell
+from benchbook_kit.kernel import KERNEL_NAME, run_cell
+from benchbook_kit.ports import free_ports
 
 
 def kernel_argv0():
@@ -122,18 +122,6 @@ def test_a_file_the_launcher_cannot_read_is_reported_by_the_kernel(tmp_path):
     assert str(path) in run.stderr, run.stderr
 
 
-def free_ports(count=5):
-    ports, probes = [], []
-    for _ in range(count):
-        probe = socket.socket()
-        probe.bind(("127.0.0.1", 0))
-        probes.append(probe)
-        ports.append(probe.getsockname()[1])
-    for probe in probes:
-        probe.close()
-    return ports
-
-
 def raw_connection_file(tmp_path, text):
     path = tmp_path / "connection.json"
     path.write_text(text)
@@ -163,7 +151,7 @@ def test_a_repeated_field_is_refused_and_named(tmp_path, text, field):
     """Issue 37, item 3: jupyter_client keeps the last of two equal names, the kernel read
     the first. One reading (the launcher's, shared by the kernel) refuses the file and
     names the field, however it is written."""
-    stderr = start_refused(raw_connection_file(tmp_path, text.format(fields=fields_text(free_ports()))))
+    stderr = start_refused(raw_connection_file(tmp_path, text.format(fields=fields_text(free_ports(5)))))
     assert f"'{field}'" in stderr and "more than once" in stderr, stderr
 
 
@@ -176,7 +164,7 @@ def test_a_repeated_field_is_refused_and_named(tmp_path, text, field):
 ])
 def test_a_bad_port_is_named_with_what_is_wrong(tmp_path, port, expected):
     """Issue 37, item 9: these said 'not valid JSON'."""
-    ports = free_ports()
+    ports = free_ports(5)
     text = "{" + fields_text(ports).replace(f'"shell_port": {ports[0]}', f'"shell_port": {port}') + "}"
     stderr = start_refused(raw_connection_file(tmp_path, text))
     assert "'shell_port'" in stderr and expected in stderr, stderr
@@ -216,7 +204,7 @@ def kernel_info_over(endpoint_host, ports, key, ipv6):
 def test_ipv6_and_localhost_addresses_are_served(tmp_path, ip, connect_to, ipv6):
     """Issue 37, item 9: "::1", "::" and "localhost" stopped the kernel with "No such device
     (errno 19)"; an IPv6 address is bound as IPv6, localhost as 127.0.0.1."""
-    ports = free_ports()
+    ports = free_ports(5)
     path = raw_connection_file(tmp_path, "{" + fields_text(ports, ip=ip) + "}")
     kernel = subprocess.Popen([kernel_argv0(), "-f", str(path)], stderr=subprocess.PIPE, text=True)
     try:
@@ -229,5 +217,5 @@ def test_ipv6_and_localhost_addresses_are_served(tmp_path, ip, connect_to, ipv6)
 
 
 def test_a_host_name_in_ip_is_refused_by_field(tmp_path):
-    stderr = start_refused(raw_connection_file(tmp_path, "{" + fields_text(free_ports(), ip="no-such-host.invalid") + "}"))
+    stderr = start_refused(raw_connection_file(tmp_path, "{" + fields_text(free_ports(5), ip="no-such-host.invalid") + "}"))
     assert "'ip'" in stderr and "no-such-host.invalid" in stderr and "errno 19" not in stderr, stderr

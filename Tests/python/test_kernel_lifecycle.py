@@ -16,8 +16,7 @@ import psutil
 import pytest
 from jupyter_client.manager import KernelManager
 
-from conftest import KERNEL_NAME
-from kernel_helpers import results, run_cell
+from benchbook_kit.kernel import KERNEL_NAME, results, run_cell
 
 SLOW_MARKER = "BENCHBOOK_TEST_SLOW_COMPILE"
 

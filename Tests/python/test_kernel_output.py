@@ -6,10 +6,8 @@ from pathlib import Path
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-from conftest import KERNEL_NAME
-from kernel_helpers import errors, results, run_cell, text_of
+from benchbook_kit.kernel import FRAME_MARKER, KERNEL_NAME, results, run_cell, text_of
 
-FRAME_MARKER = "@@benchbook-crash-frame@@"
 MB = 1_000_000
 
 

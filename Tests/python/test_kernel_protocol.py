@@ -8,7 +8,7 @@ import pytest
 import zmq
 from jupyter_client.session import Session
 
-from kernel_helpers import RUNNING_MARKER, collect, errors, results, run_cell, text_of
+from benchbook_kit.kernel import RUNNING_MARKER, collect, results, run_cell, text_of
 from test_comms_widgets import send_comm
 
 

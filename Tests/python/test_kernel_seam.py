@@ -10,31 +10,8 @@ import pytest
 
 from jupyter_client.manager import start_new_kernel
 
-from conftest import KERNEL_NAME
-from kernel_helpers import collect, execute_and_interrupt_once_running, results, run_cell, text_of
-
-
-def kernel_pid(km):
-    return km.provisioner.process.pid
-
-
-def children(pid):
-    """(pid, program name) of the processes whose parent is `pid`."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read()
-        except OSError:
-            continue
-        parent = int(fields[fields.rindex(")") + 2:].split()[1])
-        if parent == pid:
-            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
-                program = cmdline.read().split(b"\0")[0].decode()
-            found.append((int(entry), os.path.basename(program)))
-    return found
+from benchbook_kit.kernel import (KERNEL_NAME, children, collect, execute_and_interrupt_once_running, kernel_pid,
+                                  results, run_cell, text_of)
 
 
 def cpu_seconds(pid):

@@ -12,8 +12,8 @@ import zmq
 from jupyter_client.manager import KernelManager
 from jupyter_client.session import Session
 
-from conftest import KERNEL_NAME
-from kernel_helpers import collect, results, run_cell
+from benchbook_kit.kernel import KERNEL_NAME, results, run_cell
+from benchbook_kit.ports import free_ports
 
 SILENCE_MS = 2500   # how long "gets nothing" waits; a served request answers in ms
 
@@ -330,17 +330,6 @@ def test_a_port_out_of_range_or_a_null_key_stops_the_kernel(tmp_path, field, val
     done = subprocess.run([kernel_binary(), "-f", str(path)], capture_output=True, text=True, timeout=30)
     assert done.returncode == 2, done
     assert str(path) in done.stderr and said in done.stderr, done.stderr
-
-
-def free_ports(n):
-    import socket
-    sockets = [socket.socket() for _ in range(n)]
-    for s in sockets:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in sockets]
-    for s in sockets:
-        s.close()
-    return ports
 
 
 def test_an_empty_key_is_a_warning_at_start(tmp_path):

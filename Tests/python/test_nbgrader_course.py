@@ -17,8 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import jupyter_sandbox  # noqa: E402
+from benchbook_kit import sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
 COURSE = ROOT / "course"
@@ -75,7 +74,7 @@ def course(tmp_path_factory):
     course = root / "course"
     shutil.copytree(COURSE, course, ignore=shutil.ignore_patterns("gradebook.db", "release", "submitted",
                                                                    "autograded", "feedback"))
-    env = jupyter_sandbox.environment(root / "jupyter")
+    env = sandbox.environment(root / "jupyter")
     log = []
 
     def nbgrader(*arguments):

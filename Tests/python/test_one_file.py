@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from kernel_helpers import results, run_cell, text_of
+from benchbook_kit.kernel import results, run_cell
 from test_cell_model import GENERATED, fails, run
 from test_comms_widgets import send_comm
 
@@ -207,7 +207,7 @@ def test_what_an_interrupted_cell_keeps(kernel):
     it did; an innermost for over a bounded range has none (so it vectorises): it is
     stopped with its host after the grace period, and the notebook is as the cell before
     left it."""
-    from kernel_helpers import execute_and_interrupt_once_running
+    from benchbook_kit.kernel import execute_and_interrupt_once_running
     _, kc = kernel
     run(kc, "var kept = 42\nvar data = [0, 0, 0]")
     reply, _ = execute_and_interrupt_once_running(kc, "kept = 1\nwhile true { data[0] &+= 1 }")

@@ -11,7 +11,7 @@ import nbformat
 import papermill
 import pytest
 
-from conftest import KERNEL_NAME
+from benchbook_kit.kernel import KERNEL_NAME
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "Tests" / "Fixtures" / "papermill"

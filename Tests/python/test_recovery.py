@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from kernel_helpers import collect, errors, execute_and_interrupt_once_running, results, run_cell, text_of
-from test_kernel_seam import children, kernel_pid
+from benchbook_kit.kernel import (FRAME_MARKER, children, errors, execute_and_interrupt_once_running, host_pid, results,
+                                  run_cell, text_of)
 
 MODELS = Path(__file__).resolve().parents[2] / "notebooks" / "models"
-FRAME_MARKER = "@@benchbook-crash-frame@@"
 # The host's snapshot channel (BB_SEAM_SNAPSHOT_DESCRIPTOR, CHostSeam.h).
 SNAPSHOT_DESCRIPTOR = 5
 
@@ -26,12 +25,6 @@ def everything_shown(outputs, reply):
     for error in errors(outputs):
         parts += [error["evalue"]] + error["traceback"]
     return "\n".join(parts)
-
-
-def host_pid(km):
-    hosts = [pid for pid, name in children(kernel_pid(km)) if name == "benchbook-cell-host"]
-    assert len(hosts) == 1, children(kernel_pid(km))
-    return hosts[0]
 
 
 def interrupted(kc, code):
@@ -210,8 +203,9 @@ def test_timing_magics_that_cannot_run_say_why(kernel, code, expected):
 def test_notebook_03_survives_a_trap_and_a_runaway_loop_with_every_variable():
     """The issue's lesson: all of notebook 03 run, then a trap; every variable it made is
     there without re-running anything. The same after interrupting `while true { }`."""
-    from notebook_state import code_cells, describe, recovery_milliseconds, run_notebook, start_kernel, top_level_variables
-    km, kc = start_kernel()
+    from benchbook_kit.notebook_state import (code_cells, describe, recovery_milliseconds, run_notebook,
+                                              start_notebook_kernel, top_level_variables)
+    km, kc = start_notebook_kernel()
     try:
         seconds = run_notebook(kc, "03-classifying.ipynb")
         names = top_level_variables(code_cells("03-classifying.ipynb"))

@@ -8,7 +8,6 @@ import json
 import os
 import secrets
 import socket
-import subprocess
 import sys
 import time
 import urllib.request
@@ -18,15 +17,16 @@ import psutil
 import pytest
 from jupyter_client import BlockingKernelClient
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import jupyter_sandbox  # noqa: E402
-from kernel_helpers import run_cell  # noqa: E402
+from benchbook_kit import sandbox
+from benchbook_kit.ports import free_port
+from benchbook_kit.servers import ServerDidNotStart, running_server
+from benchbook_kit.kernel import run_cell
 
 
 @pytest.fixture(autouse=True)
 def jupyter_directories(tmp_path, monkeypatch):
     """Connection files and other Jupyter state under the test's folder, not in the home."""
-    jupyter_sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
+    sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
 
 IPYKERNEL_FIELDS = {"hostname", "pid", "kernel_cpu", "kernel_memory", "host_cpu_percent", "cpu_count",
                     "host_virtual_memory"}
@@ -133,33 +133,16 @@ def server(tmp_path):
     """A Jupyter server with jupyter-resource-usage (its server extension is on once the
     package is installed), on 127.0.0.1 with a token."""
     pytest.importorskip("jupyter_resource_usage")
-    port, token = jupyter_sandbox.free_port(), secrets.token_hex(16)
-    env = jupyter_sandbox.environment(tmp_path)
-    log = open(tmp_path / "server.log", "w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "server", "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path, env=env)
+    port, token = free_port(), secrets.token_hex(16)
+    env = sandbox.environment(tmp_path)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while True:
-        try:
-            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-            break
-        except OSError:
-            if process.poll() is not None or time.time() > deadline:
-                process.kill()
-                pytest.fail("the Jupyter server did not start: " + (tmp_path / "server.log").read_text()[-3000:])
-            time.sleep(0.5)
+    command = [sys.executable, "-m", "jupyter", "server", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+               f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}"]
     try:
-        yield base, token, Path(env["JUPYTER_RUNTIME_DIR"])
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+        with running_server(command, f"{base}/api/status?token={token}", tmp_path / "server.log", tmp_path, env):
+            yield base, token, Path(env["JUPYTER_RUNTIME_DIR"])
+    except ServerDidNotStart as error:
+        pytest.fail(str(error))
 
 
 def call(base, token, path, method="GET", body=None):

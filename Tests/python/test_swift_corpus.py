@@ -25,8 +25,7 @@ from pathlib import Path
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-from conftest import KERNEL_NAME
-from kernel_helpers import run_cell
+from benchbook_kit.kernel import KERNEL_NAME, run_cell
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "Tests" / "Corpus"

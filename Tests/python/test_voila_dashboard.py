@@ -11,17 +11,15 @@ import io
 import os
 import secrets
 import shutil
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import jupyter_sandbox  # noqa: E402
+from benchbook_kit import sandbox
+from benchbook_kit.ports import free_port
+from benchbook_kit.servers import ServerDidNotStart, running_server
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -38,34 +36,17 @@ def voila(tmp_path_factory):
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (scripts/apt-packages.txt)")
     root = tmp_path_factory.mktemp("voila")
-    port, token = jupyter_sandbox.free_port(), secrets.token_hex(16)
-    log = open(root / "voila.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
-         f"--token={token}", "--show_tracebacks=True"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=NOTEBOOK.parent, env=jupyter_sandbox.environment(root))
+    port, token = free_port(), secrets.token_hex(16)
+    command = [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
+               f"--token={token}", "--show_tracebacks=True"]
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while True:
-        try:
-            urllib.request.urlopen(f"{base}/voila/static/voila.js", timeout=2)   # served before any login
-            break
-        except urllib.error.HTTPError:
-            break
-        except OSError:
-            if server.poll() is not None or time.time() > deadline:
-                server.kill()
-                pytest.fail("Voilà did not start: " + (root / "voila.log").read_text()[-3000:])
-            time.sleep(0.5)
     try:
-        yield base, token, root
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+        # voila.js is served before any login.
+        with running_server(command, f"{base}/voila/static/voila.js", root / "voila.log", NOTEBOOK.parent,
+                            sandbox.environment(root), what="Voilà", http_error_is_ready=True):
+            yield base, token, root
+    except ServerDidNotStart as error:
+        pytest.fail(str(error))
 
 
 def pixels(png):

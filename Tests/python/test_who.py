@@ -4,22 +4,18 @@ values now, not what the source said), functions and types by kind, a type filte
 variables lost with a host, and a value whose description traps.
 """
 import os
-import sys
-from pathlib import Path
 
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import KERNEL_NAME  # noqa: E402
-import jupyter_sandbox  # noqa: E402
-from kernel_helpers import errors, results, run_cell, text_of  # noqa: E402
+from benchbook_kit import sandbox
+from benchbook_kit.kernel import KERNEL_NAME, results, run_cell, text_of
 
 
 @pytest.fixture(autouse=True)
 def jupyter_directories(tmp_path, monkeypatch):
     """Connection files and other Jupyter state under the test's folder, not in the home."""
-    jupyter_sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
+    sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
 
 
 def ok(kc, code):

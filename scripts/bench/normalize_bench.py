@@ -2,8 +2,8 @@
 (issues 23 and 35), and how fast a runaway loop stops, written to
 results/normalize-loop.{json,md}.
 
-    .venv/bin/python scripts/bench/normalize_bench.py        (or: make bench-normalize)
-    .venv/bin/python scripts/bench/normalize_bench.py --load 2   (beside two busy loops)
+    PYTHONPATH=python .venv/bin/python scripts/bench/normalize_bench.py        (or: make bench-normalize)
+    PYTHONPATH=python .venv/bin/python scripts/bench/normalize_bench.py --load 2   (beside two busy loops)
 
 Two programs, each both things at once: as one main.swift it builds with `swiftc -O` (and
 `swiftc -Onone`, for scale); split at its `//% cell` lines it is a notebook whose last cell
@@ -42,10 +42,9 @@ PROGRAMS = {
     "pointer loop": ROOT / "scripts" / "bench" / "normalize-loop.swift",
     "[UInt8] function": ROOT / "scripts" / "bench" / "normalize-array.swift",
 }
-sys.path.insert(0, str(ROOT / "Tests" / "python"))
 
 from jupyter_client.manager import start_new_kernel  # noqa: E402
-from kernel_helpers import run_cell, text_of  # noqa: E402
+from benchbook_kit.kernel import run_cell, text_of  # noqa: E402
 
 KERNELS = {
     "cell": {},

@@ -1,7 +1,7 @@
 """What loading the model runtimes in the background costs and saves (issue 35), written to
 results/model-preload.{json,md}.
 
-    .venv/bin/python scripts/bench/preload_bench.py        (or: make bench-preload)
+    PYTHONPATH=python .venv/bin/python scripts/bench/preload_bench.py        (or: make bench-preload)
 
 The cell host loads libtorch and LiteRT on a background thread once it is ready and warms
 libtorch up on a small network (`RuntimePreload`); `BENCHBOOK_PRELOAD=libraries` only opens
@@ -37,11 +37,9 @@ from pathlib import Path
 os.environ.setdefault("BENCHBOOK_CELL_CACHE", "off")
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "Tests" / "python"))
 
 from jupyter_client.manager import start_new_kernel  # noqa: E402
-from kernel_helpers import run_cell  # noqa: E402
-from test_kernel_seam import children, kernel_pid  # noqa: E402
+from benchbook_kit.kernel import children, kernel_pid, run_cell  # noqa: E402
 
 NOTEBOOKS = ROOT / "notebooks"
 LEVELS = {"warm-up": "1", "libraries": "libraries", "off": "0"}

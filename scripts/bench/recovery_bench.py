@@ -24,11 +24,9 @@ os.environ.setdefault("BENCHBOOK_CELL_CACHE", "off")
 
 HERE = Path(__file__).resolve()
 ROOT = HERE.parents[2]
-sys.path.insert(0, str(ROOT / "Tests" / "python"))
 
-from kernel_helpers import run_cell, text_of  # noqa: E402
-from notebook_state import recovery_milliseconds, run_notebook, start_kernel  # noqa: E402
-from test_kernel_seam import children, kernel_pid  # noqa: E402
+from benchbook_kit.kernel import children, kernel_pid, run_cell, text_of  # noqa: E402
+from benchbook_kit.notebook_state import recovery_milliseconds, run_notebook, start_notebook_kernel  # noqa: E402
 
 # `while` loops: a `while` body always holds an interrupt check (an innermost `for` over a
 # bounded sequence holds none, so it would measure nothing). The kernels are set to
@@ -56,7 +54,7 @@ def wall_seconds(stdout):
 def loop_costs():
     """Medians of 5 rounds; each round times every loop in a kernel with the checks and in
     one without, one after the other, so both see the same load."""
-    kernels = {checks: start_kernel({"BENCHBOOK_LOOP_CHECKS": "1" if checks else "0"}) for checks in (True, False)}
+    kernels = {checks: start_notebook_kernel({"BENCHBOOK_LOOP_CHECKS": "1" if checks else "0"}) for checks in (True, False)}
     try:
         for km, kc in kernels.values():
             assert run_cell(kc, "%optimize off")[0]["status"] == "ok"
@@ -99,7 +97,7 @@ def memory_kib(pid, field):
 
 
 def notebook_03(snapshots):
-    km, kc = start_kernel({"BENCHBOOK_SNAPSHOTS": "1" if snapshots else "0"})
+    km, kc = start_notebook_kernel({"BENCHBOOK_SNAPSHOTS": "1" if snapshots else "0"})
     try:
         progress(f"  notebook 03 with snapshots {'on' if snapshots else 'off'}: running it")
         seconds = run_notebook(kc, "03-classifying.ipynb")
@@ -134,7 +132,7 @@ def notebook_03(snapshots):
 
 def trivial_cell_p50(extra_env, count=30):
     """p50 of `let t = n` cells (compile, link, load, run) through jupyter_client."""
-    km, kc = start_kernel(extra_env)
+    km, kc = start_notebook_kernel(extra_env)
     try:
         run_cell(kc, "let warm = 0")
         latencies = []

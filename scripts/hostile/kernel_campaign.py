@@ -2,7 +2,7 @@
 client, and cells that hurt the cell host, against the installed kernelspec, with the
 kernel's state checked after every few cases through jupyter_client.
 
-    python scripts/hostile/kernel_campaign.py [--messages N] [--seed S]
+    PYTHONPATH=python python scripts/hostile/kernel_campaign.py [--messages N] [--seed S]
 
 Prints one line of counts per part and exits 1 when any is not 0:
 - deaths: the kernel process ended;
@@ -23,10 +23,7 @@ from jupyter_client.manager import start_new_kernel
 from jupyter_client.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "Tests/python"))
-from kernel_helpers import collect, results, text_of  # noqa: E402
-
-KERNEL_NAME = os.environ.get("BENCHBOOK_KERNEL_NAME", "swift")
+from benchbook_kit.kernel import KERNEL_NAME, collect, results, text_of
 MODEL = ROOT / "notebooks/models/fashion_cnn.tflite"
 
 

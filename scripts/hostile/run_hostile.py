@@ -2,7 +2,7 @@
 the end: cases, deaths, hangs, wrong answers and lost variables, which must all be 0 but
 the first.
 
-    python scripts/hostile/run_hostile.py [--messages N] [--fuzz-runs N] [--files N]
+    PYTHONPATH=python python scripts/hostile/run_hostile.py [--messages N] [--fuzz-runs N] [--files N]
 
 Parts: the connection-file reader fuzzed under AddressSanitizer and compared with a
 reference reader (connection_files.py); damaged wire messages and cells that hurt the
@@ -18,9 +18,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
-import connection_files  # noqa: E402
-import kernel_campaign  # noqa: E402
+import connection_files  # scripts/hostile/, the script's own folder
+import kernel_campaign
 
 
 def main():

@@ -1,6 +1,6 @@
 """A class in containers and on bare processes, measured in the same run (make bench-cluster).
 
-    .venv/bin/python scripts/hub/bench_cluster.py --students 1,2,4,8,16 --cut-students 8 --out results
+    PYTHONPATH=python .venv/bin/python scripts/hub/bench_cluster.py --students 1,2,4,8,16 --cut-students 8 --out results
 
 Part 1, the class: for each N and each spawner in turn (bare processes: the Hub's
 SimpleLocalProcessSpawner; containers: deploy/jupyterhub/jupyterhub_config.py, DockerSpawner
@@ -34,20 +34,18 @@ import json
 import os
 import platform
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "jupyterhub"))
-from bench_class import COMPLETION, LESSON, MB, other_processes, percentile, run_class  # noqa: E402
-from class_hub import memory_available  # noqa: E402
-from benchbook_limits import CPU_LIMIT, MEM_LIMIT  # noqa: E402
-from class_hub import Hub, memory_by_role  # noqa: E402
-from docker_engine import docker, ensure  # noqa: E402
-from warm_cache import warm  # noqa: E402
+from benchbook_kit.hub import Hub, memory_available, memory_by_role
+from benchbook_kit.hub.class_cache import warm
+from benchbook_kit.hub.classroom import COMPLETION, LESSON, MB, other_processes, per_cell_table, run_class
+from benchbook_kit.report import table
+from benchbook_kit.hub.docker_engine import docker, ensure
+from benchbook_kit.hub.limits import CPU_LIMIT, MEM_LIMIT
+from benchbook_kit.statistics import percentile
 
 ROOT = Path(__file__).resolve().parents[2]
 ROLES = ["server", "kernel", "host", "snapshot", "compiler", "linker", "language server", "parser", "other"]
@@ -188,20 +186,21 @@ def write_markdown(out, record):
         "(the library's API read without SourceKit-LSP), a name cut to 15 characters with no command line a process caught while "
         "it started or ended.",
         "",
-        "| N | where | cell cache | hits | ready | start p50 | cell p50 | cell p90 | cell max | Tab answered p50 | Tab listed p50 | server | kernel | host | snapshots | compiler | linker | SourceKit-LSP | parser | other | sum | cgroup peak | load before → after | result |",
-        "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
+    table_rows = []
     for row in rows:
         roles = role_means(row, "peak")
         starts = [s for s in row["server_start_seconds"] if s is not None]
         cell = row["cell_seconds"]
-        lines.append(
-            f"| {row['students']} | {SPAWNERS[row['spawner']]} | {CACHES[row.get('cache', 'none')]} | {hit_rate(row)} | {row['ready']} | "
-            f"{percentile(starts, 50) or 0:.1f} s | {cell['p50']:.2f} s | {cell['p90']:.2f} s | {cell['max']:.2f} s | "
-            f"{tab(row, 'completion_seconds')} | {tab(row, 'completion_listed_seconds')} | "
-            + " | ".join(fmt_mb(roles[r]) for r in ROLES)
-            + f" | {fmt_mb(sum(roles.values()))} | {fmt_mb(cgroup_mean(row, 'max_usage'))} | "
-            f"{row['load_before'][0]:.2f} → {row['load_after'][0]:.2f} | {row['verdict']} |")
+        table_rows.append([
+            str(row['students']), SPAWNERS[row['spawner']], CACHES[row.get('cache', 'none')], hit_rate(row), str(row['ready']),
+            f"{percentile(starts, 50) or 0:.1f} s", f"{cell['p50']:.2f} s", f"{cell['p90']:.2f} s", f"{cell['max']:.2f} s",
+            tab(row, 'completion_seconds'), tab(row, 'completion_listed_seconds'), *(fmt_mb(roles[r]) for r in ROLES), fmt_mb(sum(roles.values())), fmt_mb(cgroup_mean(row, 'max_usage')),
+            f"{row['load_before'][0]:.2f} → {row['load_after'][0]:.2f}", row['verdict']])
+    lines += table(["N", "where", "cell cache", "hits", "ready", "start p50", "cell p50", "cell p90", "cell max", "Tab answered p50",
+                    "Tab listed p50", "server",
+                    "kernel", "host", "snapshots", "compiler", "linker", "SourceKit-LSP", "parser", "other", "sum",
+                    "cgroup peak", "load before → after", "result"], table_rows, "rll" + "r" * 19 + "ll")
     lines += [
         "",
         "*Tab answered*: the first answer to one completion request (`" + record.get("completion", "model.cla") + "`) per "
@@ -220,15 +219,16 @@ def write_markdown(out, record):
         "(a cell's link lasts 5-40 ms, too short to be sampled; the link is its only such child). *server* is the "
         "student's Jupyter server; the Hub and its proxy are not in it.",
         "",
-        "| N | where | cell cache | " + " | ".join(CPU_NAMES[r] for r in CPU_ROLES) + " | total |",
-        "|---:|---|---|" + "---:|" * (len(CPU_ROLES) + 1),
     ]
+    table_rows = []
     for row in rows + record.get("storm", []):
         start, first, total = row.get("cpu_start", {}), row.get("cpu_first_cell", {}), row.get("cpu_total", {})
         cache = CACHES[row.get("cache", "none")] + (" (compiler warmed at start)" if row in record.get("storm", []) else "")
-        lines.append(f"| {row['students']} | {SPAWNERS[row['spawner']]} | {cache} | " + " | ".join(
-            f"{start.get(r, 0):.1f} / {first.get(r, 0):.1f} / {total.get(r, 0):.1f}" for r in CPU_ROLES)
-            + f" | {sum(start.values()):.1f} / {sum(first.values()):.1f} / {sum(total.values()):.1f} |")
+        table_rows.append([str(row['students']), SPAWNERS[row['spawner']], cache,
+                           *(f"{start.get(r, 0):.1f} / {first.get(r, 0):.1f} / {total.get(r, 0):.1f}" for r in CPU_ROLES),
+                           f"{sum(start.values()):.1f} / {sum(first.values()):.1f} / {sum(total.values()):.1f}"])
+    lines += table(["N", "where", "cell cache", *(CPU_NAMES[r] for r in CPU_ROLES), "total"], table_rows,
+                   "rll" + "r" * (len(CPU_ROLES) + 1))
     if record.get("storm"):
         lines += ["", "## The start storm: the compiler warmed at start, or at the first miss (same run)", "",
                   "With the class cache, a kernel no longer starts its compiler when it starts (it warms it at the first "
@@ -253,13 +253,9 @@ def write_markdown(out, record):
         "Cell latency per lesson cell, p50 / p90 in seconds (execute_request sent to execute_reply received, "
         "through the proxy, the student's server and the kernel, compile or cache included):",
         "",
-        "| cell | " + " | ".join(f"N = {r['students']} {'bare' if r['spawner'] == 'local' else 'cont.'}"
-                              f"{', cache' if r.get('cache') == 'class' else ''}" for r in rows) + " |",
-        "|---|" + "---:|" * len(rows),
+        *per_cell_table(rows, [f"N = {r['students']} {'bare' if r['spawner'] == 'local' else 'cont.'}"
+                               f"{', cache' if r.get('cache') == 'class' else ''}" for r in rows]),
     ]
-    for label, _ in LESSON:
-        lines.append(f"| {label} | " + " | ".join(
-            f"{r['per_cell'][label]['p50']:.2f} / {r['per_cell'][label]['p90']:.2f}" for r in rows) + " |")
     if not cuts:
         failures = [f"{r['spawner']} N={r['students']} {r.get('cache')} {r['label']}: {f}" for r in rows + record.get("storm", []) for f in r["failures"]]
         lines += ["", "Failures: " + ("none." if not failures else "; ".join(failures[:20])), "",

@@ -1,6 +1,6 @@
 """Builds the single-user image of a class: `benchbook-singleuser` (make image).
 
-    .venv/bin/python scripts/hub/build_image.py [--base-image debian:12] [--toolchain swift.tar.gz]
+    PYTHONPATH=python .venv/bin/python scripts/hub/build_image.py [--base-image debian:12] [--toolchain swift.tar.gz]
 
 Nothing is downloaded but Debian's packages and PyPI's:
 - the base is Debian 12 made here with `debootstrap --variant=minbase` from the machine's
@@ -32,8 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from docker_engine import DOCKER, EngineError, docker, ensure  # noqa: E402
+from benchbook_kit.hub.docker_engine import DOCKER, EngineError, docker, ensure
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy" / "jupyterhub"

@@ -1,6 +1,6 @@
 """Completion latency through a real jupyter_client: results/completion-latency.{json,md}.
 
-    .venv/bin/python scripts/kernel/bench_completion.py --out results
+    PYTHONPATH=python .venv/bin/python scripts/kernel/bench_completion.py --out results
 
 Against the installed "swift" kernelspec, in a fresh kernel after three cells (a library
 Tensor, a number, a struct):
@@ -21,7 +21,6 @@ import json
 import os
 import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 
@@ -31,8 +30,8 @@ os.environ.setdefault("BENCHBOOK_CELL_CACHE", "off")
 
 from jupyter_client.manager import start_new_kernel
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "python"))
-from kernel_helpers import run_cell  # noqa: E402
+from benchbook_kit.kernel import run_cell
+from benchbook_kit.statistics import percentile
 
 SETUP = [
     "let t = try Tensor(shape: [2], float32: [1, 2])",
@@ -54,11 +53,6 @@ def timed_request(kc, send):
         reply = kc.get_shell_msg(timeout=60)
         if reply["parent_header"].get("msg_id") == msg_id:
             return time.perf_counter() - start, reply["content"]
-
-
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
 def main():
@@ -101,7 +95,7 @@ def main():
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "load_average": os.getloadavg()},
         "first_request": {"seconds": first_time, "source": first["metadata"].get("benchbook_source"),
                           "found_shape": "shape" in first["matches"]},
-        "steady": {"runs": len(times), "median_seconds": statistics.median(times), "p90_seconds": percentile(times, 0.9),
+        "steady": {"runs": len(times), "median_seconds": statistics.median(times), "p90_seconds": percentile(times, 90),
                    "min_seconds": min(times), "max_seconds": max(times),
                    "language_server_answers": sum(run["source"] == "languageServer" for run in runs),
                    "expected_match_found": sum(run["found_expected"] for run in runs)},

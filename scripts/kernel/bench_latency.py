@@ -1,6 +1,6 @@
 """Kernel latency through a real jupyter_client, written to results/kernel-latency.{json,md}.
 
-    .venv/bin/python scripts/kernel/bench_latency.py --out results
+    PYTHONPATH=python .venv/bin/python scripts/kernel/bench_latency.py --out results
 
 Measures the installed "swift" kernelspec beside ipykernel ("python3", the same
 jupyter_client, the same machine, the same run, interleaved):
@@ -37,7 +37,6 @@ import os
 import platform
 import re
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -49,15 +48,14 @@ from queue import Empty
 
 from jupyter_client.manager import KernelManager
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "python"))
-from kernel_helpers import run_cell  # noqa: E402
+from benchbook_kit.kernel import run_cell
+from benchbook_kit.statistics import percentile
 
 median = statistics.median
 
 
 def p90(values):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
+    return percentile(values, 90)
 
 
 def timed(kc, code):
@@ -69,7 +67,7 @@ def timed(kc, code):
     return elapsed
 
 
-def start_kernel(name="swift", trace_file=None, env=None):
+def start_timed(name="swift", trace_file=None, env=None):
     km = KernelManager(kernel_name=name)
     options = {"env": dict(os.environ, **(env or {}))}
     if trace_file is not None:
@@ -122,7 +120,7 @@ def growth_cell(i):
 
 def hundred_cells(name):
     """One run of 100 trivial cells after a warm-up cell; the 100 times."""
-    km, kc, _ = start_kernel(name)
+    km, kc, _ = start_timed(name)
     template = "let a{} = {}" if name == "swift" else "a{} = {}"
     timed(kc, template.format("warm", 0))
     times = [timed(kc, template.format(i, i)) for i in range(1, 101)]
@@ -133,7 +131,7 @@ def hundred_cells(name):
 def traced_cells(make_cell, count=30, env=None, name="swift"):
     """`count` cells through a kernel with BENCHBOOK_TRACE=1: their times and each step's median."""
     with tempfile.TemporaryFile(mode="w+") as trace:
-        km, kc, _ = start_kernel(name, trace_file=trace, env=env)
+        km, kc, _ = start_timed(name, trace_file=trace, env=env)
         time.sleep(1)  # the compiler process loads while a user types the first cell
         timed(kc, make_cell(0))
         trace.flush()
@@ -154,7 +152,7 @@ def compare_kernels(before, label, rounds=3, starts=10):
     startup = {before: {"start_s": [], "first_cell_s": []}, "swift": {"start_s": [], "first_cell_s": []}}
     for _ in range(starts):
         for name in (before, "swift"):
-            km, kc, elapsed = start_kernel(name)
+            km, kc, elapsed = start_timed(name)
             startup[name]["start_s"].append(elapsed)
             startup[name]["first_cell_s"].append(timed(kc, "let a = 1"))
             stop(km, kc)
@@ -204,10 +202,10 @@ def aged_against_fresh(name="swift", age=300, cells=60, rounds=3):
     fresh one take trivial cells in turn, `cells` each, `rounds` times; medians of each."""
     runs = []
     for _ in range(rounds):
-        old_km, old_kc, _ = start_kernel(name)
+        old_km, old_kc, _ = start_timed(name)
         for i in range(age):
             timed(old_kc, f"let old{i} = {i}")
-        new_km, new_kc, _ = start_kernel(name)
+        new_km, new_kc, _ = start_timed(name)
         time.sleep(1)  # the fresh kernel's compiler process loads, as in traced_cells
         timed(new_kc, "let warm = 0")
         aged, fresh = [], []
@@ -240,7 +238,7 @@ def main():
     first_cells = []
     for run in range(10):
         for name in ("swift", "python3"):
-            km, kc, startup = start_kernel(name)
+            km, kc, startup = start_timed(name)
             startups[name].append(startup)
             if name == "swift" and run < 3:
                 first_cells.append(timed(kc, "let a = 1"))
@@ -280,7 +278,7 @@ def main():
 
     aged = {"100": aged_against_fresh(age=100, rounds=5), "300": aged_against_fresh(age=300)}
 
-    km, kc, _ = start_kernel()
+    km, kc, _ = start_timed()
     growth = []
     for i in range(1, 101):
         growth.append(timed(kc, growth_cell(i)))

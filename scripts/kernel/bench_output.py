@@ -1,6 +1,6 @@
 """Output throughput through a real jupyter_client: results/output-throughput.{json,md}.
 
-    .venv/bin/python scripts/kernel/bench_output.py --out results [--compare-kernel swift-before]
+    PYTHONPATH=python .venv/bin/python scripts/kernel/bench_output.py --out results [--compare-kernel swift-before]
 
 A cell prints SIZE megabytes to standard output or standard error, as one line or as lines
 of 100 bytes; the time is from execute_request to the idle status, with every stream
@@ -44,8 +44,7 @@ os.environ.setdefault("BENCHBOOK_CELL_CACHE", "off")
 
 from jupyter_client.manager import KernelManager
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "python"))
-from kernel_helpers import run_cell  # noqa: E402
+from benchbook_kit.kernel import run_cell
 
 MB = 1_000_000
 MIN_NET_SECONDS = 0.05

@@ -3,7 +3,7 @@ with an empty user cache (the first run: every cell compiled and stored), then t
 restarted and every cell run again (a teacher's "Restart & Run All": every cell loaded from the
 user's cache), in the same run, one notebook after the other.
 
-    .venv/bin/python scripts/kernel/bench_run_all.py --out results     (make bench-run-all)
+    PYTHONPATH=python .venv/bin/python scripts/kernel/bench_run_all.py --out results     (make bench-run-all)
 
 Per notebook and run: the wall time of Run All (the first execute_request sent to the last
 execute_reply received), what the kernel spent compiling and linking or loading from the cache
@@ -14,16 +14,15 @@ import argparse
 import json
 import os
 import re
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from jupyter_client import KernelManager
 
+from benchbook_kit.kernel import run_cell
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "Tests" / "python"))
-from kernel_helpers import run_cell  # noqa: E402
 
 NOTEBOOKS = ["01-loading.ipynb", "02-normalising.ipynb", "03-classifying.ipynb", "04-preprocessing-for-photos.ipynb"]
 STEP = re.compile(r"\] (cell compiler|swift-frontend|ld\.gold|ld\.lld|cell cache: hit [0-9a-f]+(?: \(shared\))?(?: \(compile errors\))?): ([0-9.]+) ms")

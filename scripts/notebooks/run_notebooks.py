@@ -1,7 +1,7 @@
 """Executes the course notebooks headlessly through the installed "swift" kernel.
 
-    .venv/bin/python scripts/notebooks/run_notebooks.py            # every notebook
-    .venv/bin/python scripts/notebooks/run_notebooks.py 03 05      # names containing 03 or 05
+    PYTHONPATH=python .venv/bin/python scripts/notebooks/run_notebooks.py            # every notebook
+    PYTHONPATH=python .venv/bin/python scripts/notebooks/run_notebooks.py 03 05      # names containing 03 or 05
 
 Each notebook runs with nbclient, its working directory notebooks/ (so relative paths such
 as models/fashion_cnn.pt and data/... resolve as they do in JupyterLab). The executed copy,
@@ -34,7 +34,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
-from check_claims import check_notebook
+from benchbook_kit.claims import check_notebook
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NOTEBOOKS = os.path.join(ROOT, "notebooks")
@@ -186,7 +186,7 @@ def main():
     summary = "\n".join(f"{name:45s} {seconds:7.1f} s  {status}" for name, seconds, status in rows)
     print("\n" + summary)
     with open(os.path.join(OUT, "timings.txt"), "w") as f:
-        f.write(f"command: .venv/bin/python scripts/notebooks/run_notebooks.py {' '.join(sys.argv[1:])}\n")
+        f.write(f"command: PYTHONPATH=python .venv/bin/python scripts/notebooks/run_notebooks.py {' '.join(sys.argv[1:])}\n")
         f.write(f"machine: {os.cpu_count()} logical cores; budget {args.budget:.0f} s per notebook\n")
         f.write(summary + "\n")
     if failed:

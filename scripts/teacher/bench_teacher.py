@@ -1,7 +1,7 @@
 """What the teacher's kernel-side tools cost, through a real jupyter_client, written to
 results/teacher-tools.{json,md}.
 
-    .venv/bin/python scripts/teacher/bench_teacher.py --out results
+    PYTHONPATH=python .venv/bin/python scripts/teacher/bench_teacher.py --out results
 
 One kernel (cwd notebooks/) runs notebook 04's code cells, so the namespace is a real
 lesson's: photos, recipes, a model, evaluation results, widgets. Then, in turns (so the
@@ -17,7 +17,6 @@ import json
 import os
 import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 
@@ -25,15 +24,14 @@ import nbformat
 from jupyter_client.manager import start_new_kernel
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "Tests" / "python"))
-from kernel_helpers import run_cell, text_of  # noqa: E402
+from benchbook_kit.kernel import run_cell, text_of
+from benchbook_kit.statistics import percentile
 
 NOTEBOOK = ROOT / "notebooks" / "04-preprocessing-for-photos.ipynb"
 
 
 def p90(values):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
+    return percentile(values, 90)
 
 
 def usage(kc):

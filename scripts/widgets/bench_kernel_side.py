@@ -5,20 +5,19 @@
 - the explorer's closure alone, called from a cell.
 Writes results/widget-kernel-latency.json (with the load average) when given --out.
 
-    .venv/bin/python scripts/widgets/bench_kernel_side.py --out results
+    PYTHONPATH=python .venv/bin/python scripts/widgets/bench_kernel_side.py --out results
 """
 import argparse
 import json
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "Tests" / "python"))
-from jupyter_client.manager import start_new_kernel  # noqa: E402
-from kernel_helpers import results, run_cell  # noqa: E402
+from jupyter_client.manager import start_new_kernel
+
+from benchbook_kit.kernel import results, run_cell
 
 NOTEBOOK = ROOT / "notebooks" / "04-preprocessing-for-photos.ipynb"
 

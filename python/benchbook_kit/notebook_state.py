@@ -1,24 +1,19 @@
 """Runs a course notebook through a real kernel and reads back what its variables hold,
 for the recovery test and the recovery benchmark."""
 import json
-import os
 import re
 import time
 from pathlib import Path
 
-from jupyter_client.manager import start_new_kernel
-
-from kernel_helpers import run_cell, text_of
+from .kernel import run_cell, start_kernel, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
-KERNEL_NAME = os.environ.get("BENCHBOOK_KERNEL_NAME", "swift")
 
 
-def start_kernel(extra_env=None):
+def start_notebook_kernel(extra_env=None):
     """A kernel whose working directory is notebooks/ (the notebooks' relative paths)."""
-    env = dict(os.environ, **(extra_env or {}))
-    return start_new_kernel(kernel_name=KERNEL_NAME, startup_timeout=60, cwd=str(NOTEBOOKS), env=env)
+    return start_kernel(env=extra_env, cwd=NOTEBOOKS)
 
 
 def code_cells(name):

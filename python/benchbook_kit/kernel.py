@@ -1,5 +1,57 @@
-"""Helpers to run cells through a real jupyter_client and collect what they produced."""
+"""A real Benchbook kernel through jupyter_client: starting one from the installed
+kernelspec, running cells and collecting what they produced, and its processes."""
+import os
 import time
+
+from jupyter_client.manager import start_new_kernel
+
+# The kernelspec the tests and benchmarks start ("swift", as `make kernelspec` installs it).
+KERNEL_NAME = os.environ.get("BENCHBOOK_KERNEL_NAME", "swift")
+
+# The marker of a crash report's frame line on a cell host's standard error (as in
+# StandardErrorFilterTests.swift): never part of what a user is shown.
+FRAME_MARKER = "@@benchbook-crash-frame@@"
+
+
+def start_kernel(env=None, cwd=None, name=KERNEL_NAME, startup_timeout=60):
+    """A started kernel and a blocking client (jupyter_client's start_new_kernel): `env` on top
+    of os.environ, `cwd` its working directory (the notebook's folder). Returns (km, kc)."""
+    options = {"env": {**os.environ, **(env or {})}}
+    if cwd is not None:
+        options["cwd"] = str(cwd)
+    return start_new_kernel(kernel_name=name, startup_timeout=startup_timeout, **options)
+
+
+def kernel_pid(km):
+    """The pid of the kernel process a KernelManager started."""
+    return km.provisioner.process.pid
+
+
+def host_pid(km):
+    """The pid of the kernel's one cell host; AssertionError, with the kernel's children,
+    when it has none or several."""
+    hosts = [pid for pid, name in children(kernel_pid(km)) if name == "benchbook-cell-host"]
+    assert len(hosts) == 1, children(kernel_pid(km))
+    return hosts[0]
+
+
+def children(pid):
+    """(pid, program name) of the processes whose parent is `pid`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read()
+        except OSError:
+            continue
+        parent = int(fields[fields.rindex(")") + 2:].split()[1])
+        if parent == pid:
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                program = cmdline.read().split(b"\0")[0].decode()
+            found.append((int(entry), os.path.basename(program)))
+    return found
 
 
 def run_cell(kc, code, timeout=120, **options):

@@ -8,7 +8,6 @@ temporary folder, and keeps the installed kernelspecs visible through JUPYTER_PA
 data directories as the test process sees them, where `make kernelspec` put "swift").
 """
 import os
-import socket
 import sys
 from pathlib import Path
 
@@ -30,12 +29,6 @@ def environment(root, **extra):
     env["PATH"] = VENV_BIN + os.pathsep + env.get("PATH", "")
     env.update(extra)
     return env
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def use_in_this_process(monkeypatch, root):

@@ -1,0 +1,19 @@
+"""Benchbook's Python kit: what the scripts in scripts/ and the tests in Tests/python share.
+
+- kernel: start a kernel from the installed kernelspec, run cells, collect their outputs,
+  the kernel's processes, FRAME_MARKER
+- sandbox: Jupyter's per-user directories under a temporary folder
+- ports: free_port, free_ports
+- servers: a Jupyter server (JupyterLab, jupyter server, Voilà) started and stopped
+- statistics: percentile, with the notebook library's definition
+- notebook_state: a course notebook run through a kernel, its variables read back
+- claims: the checker of the notebooks' stated directions against their numbers
+- hub: a JupyterHub with simulated students, their processes by role, the Docker engine,
+  the class cache, a class's run
+- report: the Markdown table writer of the benchmarks' reports
+
+Not installed: the Makefile exports PYTHONPATH=<checkout>/python for every command it runs,
+and the root's pytest.ini adds it through pytest's `pythonpath` option. A
+script run by hand needs the same: `PYTHONPATH=python .venv/bin/python scripts/...`.
+Neither scripts/ nor Tests/python imports the other; both import this.
+"""
