@@ -5,9 +5,9 @@
 Part 1, the class: for each N and each spawner in turn (bare processes: the Hub's
 SimpleLocalProcessSpawner; containers: deploy/jupyterhub/jupyterhub_config.py, DockerSpawner
 with host networking and the per-student limits, the image of `make image`), a fresh Hub; N
-students start their servers together and run the lesson of scripts/hub/bench_class.py cell
-by cell together, twice, with one completion each (scripts/hub/bench_class.py has the
-method). Start time, cell p50/p90 and each role's peak memory per student (server, kernel,
+students start their servers together and run the lesson of
+python/benchbook_kit/hub/classroom.py cell by cell together, twice, with one completion each
+(classroom.py has the method). Start time, cell p50/p90 and each role's peak memory per student (server, kernel,
 cell host, snapshots, compiler, SourceKit-LSP, cell parser), and for containers the
 container's own memory peak (its cgroup: every process and the page cache it touched).
 
