@@ -20,7 +20,7 @@ import nbformat
 import pytest
 
 from benchbook_kit import sandbox
-from benchbook_kit.kernel import results, run_cell, text_of
+from benchbook_kit.kernel import complete_from_server, results, run_cell, text_of
 
 
 @pytest.fixture(autouse=True)
@@ -79,10 +79,7 @@ def test_completion_and_is_complete_keep_their_offsets(kernel):
     km, kc = kernel
     run_cell(kc, "let words = [\"bench\", \"book\"]")
     code = OPTIONS + "words.jo"
-    msg_id = kc.complete(code, len(code))
-    reply = kc.get_shell_msg(timeout=120)
-    assert reply["parent_header"]["msg_id"] == msg_id
-    content = reply["content"]
+    content = complete_from_server(kc, code, len(code))
     assert "joined" in " ".join(content["matches"]), content["matches"]
     assert content["cursor_end"] == len(code), "offsets count the option lines"
     assert content["cursor_start"] == len(code) - len("jo")

@@ -27,7 +27,7 @@ def start_student(hub, name):
     seconds, reply = student.run("cell", 'let words = ["bench", "book"]\nwords.joined()')
     assert reply["status"] == "ok", reply
     assert [o["content"]["data"]["text/plain"] for o in student.outputs if o["msg_type"] == "execute_result"] == ['"benchbook"']
-    seconds, completion = student.complete("words.jo")
+    completion = student.complete_from_server("words.jo")
     assert "joined" in " ".join(completion["matches"])
     tree = student.process_tree()
     roles = {role(p, student.server_pid) for p in tree}

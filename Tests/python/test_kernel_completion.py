@@ -11,21 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from benchbook_kit.kernel import run_cell, start_kernel
+from benchbook_kit.kernel import complete, complete_from_server, run_cell, start_kernel
 
 
 def ok(kc, code):
     reply, _ = run_cell(kc, code)
     assert reply["status"] == "ok", (code, reply)
-
-
-def complete(kc, code, cursor=None):
-    msg_id = kc.complete(code, cursor)
-    while True:
-        reply = kc.get_shell_msg(timeout=30)
-        if reply["parent_header"].get("msg_id") == msg_id:
-            assert reply["header"]["msg_type"] == "complete_reply"
-            return reply["content"]
 
 
 def inspect(kc, code, cursor=None):
@@ -35,20 +26,6 @@ def inspect(kc, code, cursor=None):
         if reply["parent_header"].get("msg_id") == msg_id:
             assert reply["header"]["msg_type"] == "inspect_reply"
             return reply["content"]
-
-
-def complete_from_server(kc, code, cursor=None, seconds=60):
-    """Requests while SourceKit-LSP starts (on a thread of its own) are answered from the
-    fallback at once; ask again, as a student presses Tab again, until the server answers."""
-    deadline = time.monotonic() + seconds
-    while True:
-        content = complete(kc, code, cursor)
-        if content["metadata"].get("benchbook_source") == "languageServer" or time.monotonic() > deadline:
-            break
-        time.sleep(0.25)
-    if content["metadata"].get("benchbook_source") != "languageServer":
-        raise AssertionError(f"SourceKit-LSP never answered for {code!r}: {content}")
-    return content
 
 
 def types_by_text(content):

@@ -20,7 +20,7 @@ from jupyter_client import BlockingKernelClient
 from benchbook_kit import sandbox
 from benchbook_kit.ports import free_port
 from benchbook_kit.servers import ServerDidNotStart, running_server
-from benchbook_kit.kernel import run_cell
+from benchbook_kit.kernel import complete_from_server, run_cell
 
 
 @pytest.fixture(autouse=True)
@@ -74,8 +74,7 @@ def pss(processes):
 def test_the_reply_has_ipykernels_fields_for_the_whole_process_tree(kernel):
     km, kc = kernel
     run_cell(kc, 'let words = ["bench", "book"]')
-    kc.complete("words.jo", 8)
-    kc.get_shell_msg(timeout=120)   # SourceKit-LSP is running now
+    complete_from_server(kc, "words.jo", 8)   # SourceKit-LSP is running now
     # The host forks its snapshot after the cell; wait for it (a bound only against a hang).
     deadline = time.time() + 30
     while True:

@@ -22,6 +22,33 @@ def start_kernel(env=None, cwd=None, name=KERNEL_NAME, startup_timeout=60):
     return start_new_kernel(kernel_name=name, startup_timeout=startup_timeout, **options)
 
 
+def complete(kc, code, cursor=None, timeout=30):
+    """The content of the complete_reply to one complete_request."""
+    msg_id = kc.complete(code, cursor)
+    while True:
+        reply = kc.get_shell_msg(timeout=timeout)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            assert reply["header"]["msg_type"] == "complete_reply"
+            return reply["content"]
+
+
+def complete_from_server(kc, code, cursor=None, seconds=60):
+    """The first complete_reply SourceKit-LSP answered. A completion never waits for the
+    server to start: the request that finds none starts it on a thread of its own and is
+    answered at once from the notebook's names and the API index, which know no value's type;
+    so ask again, as a student presses Tab again, until the server answers (AssertionError
+    after `seconds`, a bound only against a hang)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        content = complete(kc, code, cursor)
+        if content["metadata"].get("benchbook_source") == "languageServer" or time.monotonic() > deadline:
+            break
+        time.sleep(0.25)
+    if content["metadata"].get("benchbook_source") != "languageServer":
+        raise AssertionError(f"SourceKit-LSP never answered for {code!r}: {content}")
+    return content
+
+
 def kernel_pid(km):
     """The pid of the kernel process a KernelManager started."""
     return km.provisioner.process.pid
