@@ -59,7 +59,8 @@ final class CellCompiler: @unchecked Sendable {
         moduleMapFlags = moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] }
         let caching = cache != nil, mapFiles = moduleMaps
         linkSetup = BackgroundValue(name: "cell link setup") {
-            let command = LinkCommand.discover(clang: configuration.toolsDirectory.appendingPathComponent("clang"))
+            let command = LinkCommand.discover(clang: configuration.toolsDirectory.appendingPathComponent("clang"),
+                                              scratch: configuration.workDirectory)
             guard caching else { return (command, nil) }
             let started = DispatchTime.now()
             let identity = CellCacheKey.identity(configuration: configuration, moduleMaps: mapFiles, link: command)

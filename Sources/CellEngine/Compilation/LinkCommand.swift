@@ -75,10 +75,16 @@ struct LinkCommand {
 
     /// Asks clang for its link command with each preferred linker; falls back to clang
     /// itself as the linker driver when no answer can be read.
-    static func discover(clang: URL) -> LinkCommand {
+    /// - Parameters:
+    ///   - clang: the toolchain's clang.
+    ///   - scratch: where the probe object goes: the kernel's work directory, which the kernel
+    ///     removes whenever it ends (a kernel told to end while it asks leaves nothing behind);
+    ///     the temporary directory when it does not exist.
+    static func discover(clang: URL, scratch: URL? = nil) -> LinkCommand {
         // clang checks that its inputs exist even with -###, so the probe object is real.
-        let probe = FileManager.default.temporaryDirectory
-            .appendingPathComponent("benchbook-\(getpid())-" + objectPlaceholder)
+        var directory = FileManager.default.temporaryDirectory
+        if let scratch, FileManager.default.fileExists(atPath: scratch.path) { directory = scratch }
+        let probe = directory.appendingPathComponent("benchbook-\(getpid())-" + objectPlaceholder)
         FileManager.default.createFile(atPath: probe.path, contents: Data())
         defer { try? FileManager.default.removeItem(at: probe) }
         for name in preferredLinkers {
