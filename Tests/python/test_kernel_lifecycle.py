@@ -87,9 +87,11 @@ def test_sigterm_to_the_kernel_alone_stops_host_and_language_server_and_removes_
     kernel = psutil.Process(km.provisioner.process.pid)
     try:
         run_cell(kc, "let word = \"bench\"")
-        kc.complete("word.", 5, reply=True, timeout=120)   # starts SourceKit-LSP
-        children = wait_until(lambda: len(kernel.children()) >= 2 and kernel.children())
-        names = {p.name() for p in children}
+        kc.complete("word.", 5, reply=True, timeout=120)   # starts SourceKit-LSP, on a thread of its own
+        # The reply comes before the server's process may exist (completion never waits for it).
+        children = wait_until(lambda: (lambda found: found if {"sourcekit-lsp"} <= {p.name() for p in found} else None)(
+            kernel.children()))
+        names = {p.name() for p in children or kernel.children()}
         assert any("cell-host" in n for n in names) and "sourcekit-lsp" in names, names
         os.kill(kernel.pid, signal.SIGTERM)   # only the kernel, not its process group
         assert km.provisioner.process.wait(timeout=10) == 0
