@@ -61,6 +61,20 @@ COMPLETER_ITEMS = """() => {
 }"""
 
 
+def open_and_run_first_cell(page, url):
+    """Opens a notebook in JupyterLab, runs its first cell, and returns the second cell's editor."""
+    page.goto(url)
+    page.wait_for_selector(".jp-Notebook", timeout=120_000)
+    page.wait_for_function("() => !document.body.innerText.includes('Kernel starting')", timeout=120_000)
+    time.sleep(2)
+    cells = page.locator(".jp-Notebook .jp-CodeCell")
+    cells.nth(0).locator(".cm-content").click()
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_function("() => document.querySelector('.jp-InputArea-prompt').innerText.includes('[1]')",
+                           timeout=120_000)
+    return cells.nth(1).locator(".cm-content")
+
+
 def test_tab_inserts_names_and_shift_tab_shows_the_call(lab):
     base, token, root = lab
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
@@ -69,16 +83,7 @@ def test_tab_inserts_names_and_shift_tab_shows_the_call(lab):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1300, "height": 900})
         try:
-            page.goto(f"{base}/lab/tree/completion.ipynb?token={token}")
-            page.wait_for_selector(".jp-Notebook", timeout=120_000)
-            page.wait_for_function("() => !document.body.innerText.includes('Kernel starting')", timeout=120_000)
-            time.sleep(2)
-            cells = page.locator(".jp-Notebook .jp-CodeCell")
-            cells.nth(0).locator(".cm-content").click()
-            page.keyboard.press("Shift+Enter")
-            page.wait_for_function("() => document.querySelector('.jp-InputArea-prompt').innerText.includes('[1]')",
-                                   timeout=120_000)
-            editor = cells.nth(1).locator(".cm-content")
+            editor = open_and_run_first_cell(page, f"{base}/lab/tree/completion.ipynb?token={token}")
 
             def type_fresh(text):
                 editor.click()
@@ -186,16 +191,7 @@ def test_the_first_tab_after_the_idle_stop_lists_matches(idle_lab):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1300, "height": 900})
         try:
-            page.goto(f"{base}/lab/tree/idle.ipynb?token={token}")
-            page.wait_for_selector(".jp-Notebook", timeout=120_000)
-            page.wait_for_function("() => !document.body.innerText.includes('Kernel starting')", timeout=120_000)
-            time.sleep(2)
-            cells = page.locator(".jp-Notebook .jp-CodeCell")
-            cells.nth(0).locator(".cm-content").click()
-            page.keyboard.press("Shift+Enter")
-            page.wait_for_function("() => document.querySelector('.jp-InputArea-prompt').innerText.includes('[1]')",
-                                   timeout=120_000)
-            editor = cells.nth(1).locator(".cm-content")
+            editor = open_and_run_first_cell(page, f"{base}/lab/tree/idle.ipynb?token={token}")
             for attempt in range(IDLE_TRIES):
                 for typed, expected in [("Tens", "Tensor"), ("learningR", "learningRate")]:
                     rested = time.time()
