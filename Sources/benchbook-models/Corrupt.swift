@@ -1,4 +1,5 @@
 import BenchbookModels
+import BenchbookRuntime
 import BenchbookTensor
 import Foundation
 
@@ -22,7 +23,7 @@ enum CorruptCommand {
     }
 
     /// Flips 8 bytes in the first 512 (even index) or 32 bytes anywhere (odd index).
-    static func subtlyDamaged(_ original: [UInt8], _ index: Int, _ random: inout SplitMix) -> [UInt8] {
+    static func subtlyDamaged(_ original: [UInt8], _ index: Int, _ random: inout SplitMix64) -> [UInt8] {
         var bytes = original
         let (flips, range) = index % 2 == 0 ? (8, min(bytes.count, 512)) : (32, bytes.count)
         for _ in 0..<flips { bytes[Int(random.next() % UInt64(range))] ^= UInt8(truncatingIfNeeded: random.next() | 1) }
@@ -31,7 +32,7 @@ enum CorruptCommand {
 
     static func run(models: [String], count: Int, subtle: Int = 0, seed: UInt64, directory: String) throws -> Outcome {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var generator = SplitMix(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var outcome = Outcome()
         var samples: [String: Tensor] = [:]
         for index in 0 ..< count + subtle {
@@ -63,7 +64,7 @@ enum CorruptCommand {
         return outcome
     }
 
-    static func damaged(_ original: [UInt8], _ damage: Damage, _ random: inout SplitMix) -> [UInt8] {
+    static func damaged(_ original: [UInt8], _ damage: Damage, _ random: inout SplitMix64) -> [UInt8] {
         var bytes = original
         let n = bytes.count
         switch damage {
@@ -81,18 +82,5 @@ enum CorruptCommand {
             for i in 8 ..< n { bytes[i] = UInt8(truncatingIfNeeded: random.next()) }
         }
         return bytes
-    }
-
-    /// A small deterministic random generator (SplitMix64).
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

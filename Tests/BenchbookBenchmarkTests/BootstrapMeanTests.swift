@@ -1,4 +1,5 @@
 @testable import BenchbookBenchmark
+import BenchbookRuntime
 import Testing
 
 @Suite struct BootstrapMeanTests {

@@ -1,4 +1,5 @@
 @testable import BenchbookBenchmark
+import BenchbookRuntime
 import Foundation
 import Testing
 

@@ -1,23 +1,12 @@
 import Foundation
 import XCTest
 @testable import BenchbookImage
+import BenchbookRuntime
 
 /// Feeds thousands of damaged PNG and JPEG files to the decoders: the process must not
 /// crash, and every failure must arrive as a thrown ``ImageError``.
 final class DecoderFuzzTests: XCTestCase {
-    /// A small deterministic generator (SplitMix64) so failures can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func mutate(_ seed: [UInt8], using rng: inout SplitMix) -> [UInt8] {
+    static func mutate(_ seed: [UInt8], using rng: inout SplitMix64) -> [UInt8] {
         var bytes = seed
         switch Int.random(in: 0..<5, using: &rng) {
         case 0:  // a few bit flips anywhere
@@ -51,7 +40,7 @@ final class DecoderFuzzTests: XCTestCase {
             .filter { $0.hasSuffix(fileExtension) }.sorted()
         XCTAssertGreaterThanOrEqual(files.count, 3, "seed files")
         let seeds = try files.map { try goldens.bytes($0) }
-        var rng = SplitMix(state: seed)
+        var rng = SplitMix64(seed: seed)
         var decoded = 0, thrown = 0
         let options = DecodingOptions(maxPixelCount: 1 << 22)
         for iteration in 0..<iterations {
@@ -88,7 +77,7 @@ final class DecoderFuzzTests: XCTestCase {
 final class IDXFuzzTests: XCTestCase {
     func testFiveHundredMutatedGzipLabelFilesNeverCrash() throws {
         let seed = try readFileBytes("/usr/share/datasets/fashion-mnist/t10k-labels-idx1-ubyte.gz")
-        var rng = DecoderFuzzTests.SplitMix(state: 3)
+        var rng = SplitMix64(seed: 3)
         var parsed = 0, thrown = 0
         for _ in 0..<500 {
             let bytes = DecoderFuzzTests.mutate(seed, using: &rng)

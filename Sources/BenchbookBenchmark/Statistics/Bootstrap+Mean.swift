@@ -1,3 +1,4 @@
+import BenchbookRuntime
 import Foundation
 
 extension Bootstrap {

@@ -1,3 +1,4 @@
+import BenchbookRuntime
 import Foundation
 
 /// Percentile-bootstrap confidence intervals for latency figures (medians, p90s and their
@@ -189,24 +190,4 @@ struct RankDraw {
 
 extension Double {
     var squared: Double { self * self }
-}
-
-/// A small, fast, seedable generator (SplitMix64, Steele et al. 2014).
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniform integer in `0..<bound` (Lemire's multiply-shift; bias below 2⁻³² for the sizes used).
-    mutating func next(below bound: Int) -> Int {
-        Int((UInt128(next()) &* UInt128(bound)) >> 64)
-    }
 }
