@@ -5,12 +5,18 @@ import Glibc
 /// Removes the names a user never wrote from text they will read: compiler messages,
 /// runtime messages, type names in descriptions.
 ///
-/// The only place that knows how generated names look in text. The rules, each applied to
-/// a whole word (a run of letters, digits, `_` and non-ASCII bytes):
+/// The only place that knows how generated names look in text; every rule is built from
+/// the names in ``RuntimeNames``. The rules, each applied to a whole word (a run of
+/// letters, digits, `_` and non-ASCII bytes):
 /// - `Cell12` followed by `.` or `/` (a module qualifier or a cell's file path) is removed
 ///   with that character: `Cell12.Point` reads `Point`, `Cell12/In[3]` reads `In[3]`;
 /// - `__benchbook_entry()` (the generated entry point) reads `the cell`;
 /// - `_BenchbookCell.` and the letters of the member after it read `the cell`.
+///
+/// Compiler messages (``compilerMessage(_:)``) also name the storage of generated code,
+/// which no value a cell sees has: a local scope's (`__bb_scope_total.result.1`) and a
+/// variable's declared without a value (`__bb_unset_names.value`) read `value`, and the
+/// scope's type (`_BenchbookScope<[Int]>`) reads as the type it holds (`[Int]`).
 public enum NameScrubber {
     /// The text with generated names replaced (see the type's rules).
     /// - Parameter text: a message or description.
@@ -22,6 +28,41 @@ public enum NameScrubber {
         scrubber.scrub(Array(text.utf8)[...], into: &out)
         scrubber.finish(into: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A compiler message in the user's terms: ``userFacing(_:)``'s rules, then those for
+    /// the storage of generated code (see the type's rules).
+    /// - Parameter text: a message of the compiler about generated code.
+    public static func compilerMessage(_ text: String) -> String {
+        let scrubbed = userFacing(text)
+        guard scrubbed.contains(RuntimeNames.scopePrefix) || scrubbed.contains(RuntimeNames.unsetPrefix)
+            || scrubbed.contains(RuntimeNames.scopeType) else { return scrubbed }
+        // Built for each message, as the literals they replace were: a regex is not Sendable,
+        // and such messages are rare (a cell that does not compile).
+        return scrubbed
+            .replacing(StorageNames.regex(StorageNames.scope), with: "value")
+            .replacing(StorageNames.regex(StorageNames.unset), with: "value")
+            .replacing(StorageNames.regex(StorageNames.scopeType)) { match in match.output[1].substring.map(String.init) ?? "" }
+    }
+
+    /// The patterns of the storage names in compiler messages, from ``RuntimeNames``.
+    private enum StorageNames {
+        /// `__bb_scope_total`, `__bb_scope_total.result`, `__bb_scope_total.result.1`.
+        static let scope =
+            literal(RuntimeNames.scopePrefix) + #"\w+(\."# + literal(RuntimeNames.scopeResult) + #"(\.[0-9]+)?)?"#
+        /// `__bb_unset_names`, `__bb_unset_names.value`.
+        static let unset = literal(RuntimeNames.unsetPrefix) + #"\w+(\."# + literal(RuntimeNames.unsetValue) + ")?"
+        /// `_BenchbookScope<[Int]>`, capturing `[Int]`.
+        static let scopeType = literal(RuntimeNames.scopeType) + "<(.*)>"
+
+        static func regex(_ text: String) -> Regex<AnyRegexOutput> {
+            do { return try Regex(text) } catch { fatalError("NameScrubber's pattern \(text) does not compile: \(error)") }
+        }
+
+        /// `name` as a pattern that matches it as it is.
+        private static func literal(_ name: String) -> String {
+            name.map { $0.isLetter || $0.isNumber || $0 == "_" ? String($0) : "\\" + String($0) }.joined()
+        }
     }
 }
 
@@ -151,7 +192,7 @@ public struct NameScrubbingStream: Sendable {
                 out.append(contentsOf: "the cell".utf8)
                 state = .between
             } else {
-                out.append(contentsOf: "__benchbook_entry(".utf8)
+                out.append(contentsOf: Self.entry + [UInt8(ascii: "(")])
                 state = .between
                 take(byte, into: &out)
             }
@@ -196,10 +237,10 @@ public struct NameScrubbingStream: Sendable {
             out.append(contentsOf: word)
             out.append(byte)
         } else if word.elementsEqual(Self.entry) && byte == UInt8(ascii: "(") {
-            held = Array("__benchbook_entry(".utf8)
+            held = Self.entry + [UInt8(ascii: "(")]
             state = .entryCall
         } else if word.elementsEqual(Self.runtime) && byte == UInt8(ascii: ".") {
-            held = Array("_BenchbookCell.".utf8)
+            held = Self.runtime + [UInt8(ascii: ".")]
             state = .runtimeDot
         } else {
             out.append(contentsOf: word)
@@ -207,11 +248,14 @@ public struct NameScrubbingStream: Sendable {
         }
     }
 
-    // MARK: The generated names
+    // MARK: The generated names (``RuntimeNames``)
 
-    private static let cell = Array("Cell".utf8)
-    private static let entry = Array("__benchbook_entry".utf8)
-    private static let runtime = Array("_BenchbookCell".utf8)
+    /// `Cell`, of `Cell12`.
+    private static let cell = Array(RuntimeNames.modulePrefix.utf8)
+    /// `__benchbook_entry`.
+    private static let entry = Array(RuntimeNames.entryFunction.utf8)
+    /// `_BenchbookCell`.
+    private static let runtime = Array(RuntimeNames.cellRuntime.utf8)
     /// More digits than any cell number or storage index has.
     private static let maximumDigits = 18
 

@@ -58,4 +58,29 @@ import Testing
         stream.scrub(Array(long.utf8)[...], into: &out)
         #expect(out.count == long.utf8.count, "a long word passes on at once")
     }
+
+    /// The storage rules of compiler messages as the regular expressions they were written
+    /// as before ``RuntimeNames`` built them: the reference for ``NameScrubber/compilerMessage(_:)``.
+    static func compilerMessageByRegex(_ text: String) -> String {
+        NameScrubber.userFacing(text)
+            .replacing(/__bb_scope_\w+(\.result(\.[0-9]+)?)?/, with: "value")
+            .replacing(/__bb_unset_\w+(\.value)?/, with: "value")
+            .replacing(/_BenchbookScope<(.*)>/) { String($0.1) }
+    }
+
+    @Test(arguments: texts + [
+        "In[3]:2:9: error: cannot use __bb_scope_total.result.1 in __benchbook_entry()",
+        "In[3]:3:1: error: type of __bb_unset_names.value is _BenchbookScope<[Int]>",
+        "__bb_scope_v.result and __bb_scope_v and __bb_unset_x, __bb_timed, __bb_other_1",
+        "_BenchbookScope<(Int, String)> in Cell4.f and _BenchbookScope without brackets",
+    ])
+    func compilerMessagesReadAsTheStorageRulesSay(_ text: String) {
+        #expect(NameScrubber.compilerMessage(text) == Self.compilerMessageByRegex(text))
+    }
+
+    @Test func theStorageRulesAreBuiltFromRuntimeNames() {
+        let message = "\(RuntimeNames.scopePrefix)total.\(RuntimeNames.scopeResult).1 and "
+            + "\(RuntimeNames.unsetPrefix)names.\(RuntimeNames.unsetValue): \(RuntimeNames.scopeType)<[Int]>"
+        #expect(NameScrubber.compilerMessage(message) == "value and value: [Int]")
+    }
 }

@@ -48,7 +48,7 @@ public struct CompileFailure: Error, Sendable {
 
     /// A tool failed outside the cell's text.
     static func toolFailed(_ tool: String, _ text: String) -> CompileFailure {
-        CompileFailure(diagnostics: [CellDiagnostic(message: "\(tool) failed: \(CompilerDiagnostics.userFacing(text))", position: nil)])
+        CompileFailure(diagnostics: [CellDiagnostic(message: "\(tool) failed: \(NameScrubber.compilerMessage(text))", position: nil)])
     }
 
     /// The cell's source could not be written.
@@ -59,20 +59,6 @@ public struct CompileFailure: Error, Sendable {
 
 /// Reads compiler output.
 enum CompilerDiagnostics {
-    /// A compiler message in the user's terms: ``NameScrubber``'s rules, then the names of
-    /// the storage that local scopes and variables declared without a value use
-    /// (`__bb_scope_total.result.1`, `__bb_unset_names.value`), which read "value", and
-    /// the scope's type (`_BenchbookScope<[Int]>`), which reads as the type it holds. They
-    /// reach only compiler messages: no value a cell sees has such a type.
-    static func userFacing(_ text: String) -> String {
-        let scrubbed = NameScrubber.userFacing(text)
-        guard scrubbed.contains("__bb_") || scrubbed.contains(RuntimeNames.scopeType) else { return scrubbed }
-        return scrubbed
-            .replacing(/__bb_scope_\w+(\.result(\.[0-9]+)?)?/, with: "value")
-            .replacing(/__bb_unset_\w+(\.value)?/, with: "value")
-            .replacing(/_BenchbookScope<(.*)>/) { String($0.1) }
-    }
-
     /// The errors in compiler output: those in the user's cell (with line and column,
     /// corrected for text the engine inserted) first, then the messages of the others
     /// (never the generated code).
@@ -81,7 +67,7 @@ enum CompilerDiagnostics {
         let pattern = /^(.*?):(\d+):(\d+): error: (.*)$/
         for line in output.split(separator: "\n", omittingEmptySubsequences: true) {
             if let match = try? pattern.wholeMatch(in: String(line)) {
-                let message = userFacing(String(match.4))
+                let message = NameScrubber.compilerMessage(String(match.4))
                 if String(match.1) == cellLabel {
                     let line = Int(match.2)!
                     var column = Int(match.3)!
@@ -95,11 +81,11 @@ enum CompilerDiagnostics {
                     found.append(diagnostic)
                 }
             } else if line.hasPrefix("error: ") {
-                found.append(CellDiagnostic(message: userFacing(String(line.dropFirst(7))), position: nil))
+                found.append(CellDiagnostic(message: NameScrubber.compilerMessage(String(line.dropFirst(7))), position: nil))
             }
         }
         if found.isEmpty {
-            found.append(CellDiagnostic(message: userFacing(output.trimmingCharacters(in: .whitespacesAndNewlines)), position: nil))
+            found.append(CellDiagnostic(message: NameScrubber.compilerMessage(output.trimmingCharacters(in: .whitespacesAndNewlines)), position: nil))
         }
         // Errors inside the cell first: they are the ones the user can fix.
         var seen = Set<String>()
