@@ -58,7 +58,7 @@ let package = Package(
         // MARK: Shared by the kernel, its helper processes and the notebook library
         // JSON values with a reader and writer that need no Foundation.
         .target(name: "JSONCore"),
-        // The one process layer: spawn, descriptors, poll, reap, limits, errno.
+        // The one process layer: spawn, descriptors, poll, reap, limits, errno; the launcher's socket hand-over format.
         .target(name: "CSystemSupport"),
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         // Commands and events between the kernel and the cell host, and the names generated
@@ -84,8 +84,9 @@ let package = Package(
         .target(name: "CellCompletion", dependencies: ["CellEngine", "CellSource", "SystemSupport", "JSONCore"]),
         .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"]),
         .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel", "CellCompletion", "CellEngine", "JupyterWire", "SystemSupport"]),
-        // What the kernelspec starts: binds the kernel's ports at once, then execs benchbook-kernel (C, no Swift libraries to load).
-        .executableTarget(name: "benchbook-kernel-launcher", dependencies: ["CConnectionFile"]),
+        // What the kernelspec starts: binds the kernel's ports at once, then execs benchbook-kernel (C, no Swift libraries to load);
+        // CSystemSupport for the hand-over's format (listening_sockets.h), which the kernel reads too.
+        .executableTarget(name: "benchbook-kernel-launcher", dependencies: ["CConnectionFile", "CSystemSupport"]),
         .target(name: "CHostSupport"),
         .executableTarget(name: "benchbook-cell-host", dependencies: ["CHostSupport", "HostProtocol", "SystemSupport"],
                           swiftSettings: [.swiftLanguageMode(.v5)]),

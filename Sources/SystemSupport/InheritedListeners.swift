@@ -1,3 +1,4 @@
+internal import CSystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -5,14 +6,19 @@ import Glibc
 /// Listening TCP sockets (IPv4 or IPv6) that `benchbook-kernel-launcher` bound before it became this
 /// process, so that a client connecting at once is never refused (see the launcher).
 ///
-/// The launcher names them in `BENCHBOOK_LISTENING_SOCKETS` as `<port>:<fd>,...`.
+/// The launcher names them in `BENCHBOOK_LISTENING_SOCKETS` as `<port>:<fd>,...`, the format
+/// both read from one definition (CSystemSupport's `listening_sockets.h`).
 /// ``take()`` reads that once, removes it from the environment, and keeps only
 /// descriptors that are listening TCP sockets on the port named; it makes those
 /// close-on-exec (the cell host and the compiler must not hold the kernel's ports) and
 /// non-blocking (as ZeroMQ's own listeners are).
 public enum InheritedListeners {
     /// The environment variable the launcher sets.
-    public static let environmentName = "BENCHBOOK_LISTENING_SOCKETS"
+    public static let environmentName = BB_LISTENING_SOCKETS_VARIABLE
+    /// Between two items (`,`).
+    static let itemSeparator = Character(BB_LISTENING_SOCKETS_SEPARATOR)
+    /// Between an item's port and its descriptor (`:`).
+    static let portSeparator = Character(BB_LISTENING_SOCKETS_PORT_SEPARATOR)
 
     /// The inherited listening sockets by port; empty when there are none.
     ///
@@ -22,8 +28,8 @@ public enum InheritedListeners {
         let text = String(cString: value)
         unsetenv(environmentName)
         var sockets: [Int: Int32] = [:]
-        for item in text.split(separator: ",") {
-            let parts = item.split(separator: ":")
+        for item in text.split(separator: itemSeparator) {
+            let parts = item.split(separator: portSeparator)
             guard parts.count == 2, let port = Int(parts[0]), let fd = Int32(parts[1]), fd > 2,
                   isListening(fd, onPort: port) else { continue }
             _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)

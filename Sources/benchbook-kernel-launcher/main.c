@@ -17,13 +17,15 @@
 // to the kernel, which adopts them (ZMQ_USE_FD) instead of binding again.
 //
 // The sockets are passed as inherited descriptors named in BENCHBOOK_LISTENING_SOCKETS
-// ("<port>:<fd>,..."). The file is read with the kernel's own reader (CConnectionFile), so
+// ("<port>:<fd>,...", defined once in CSystemSupport's listening_sockets.h, which the
+// kernel's reader uses too). The file is read with the kernel's own reader (CConnectionFile), so
 // the two never read one file two ways. A file it refuses, another transport, an address
 // it cannot bind or a port already taken make it start the kernel without sockets: the
 // kernel then reads the file again, binds the ports itself and reports any problem.
 
 #define _GNU_SOURCE
 #include "CConnectionFile.h"
+#include "listening_sockets.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -93,10 +95,11 @@ static void bind_ports(const bb_connection_file *connection) {
             return;
         }
         char item[24];
-        snprintf(item, sizeof item, "%s%ld:%d", i == 0 ? "" : ",", connection->ports[i], fds[i]);
+        snprintf(item, sizeof item, "%s%ld" BB_LISTENING_SOCKETS_PORT_SEPARATOR "%d",
+                 i == 0 ? "" : BB_LISTENING_SOCKETS_SEPARATOR, connection->ports[i], fds[i]);
         strcat(list, item);
     }
-    setenv("BENCHBOOK_LISTENING_SOCKETS", list, 1);
+    setenv(BB_LISTENING_SOCKETS_VARIABLE, list, 1);
 }
 
 static void read_and_bind(const char *path) {
@@ -123,7 +126,7 @@ static int check(int count, char **paths) {
 
 int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "--check") == 0) return check(argc - 2, argv + 2);
-    unsetenv("BENCHBOOK_LISTENING_SOCKETS");
+    unsetenv(BB_LISTENING_SOCKETS_VARIABLE);
     for (int i = 1; i + 1 < argc; ++i) {
         if (strcmp(argv[i], "-f") == 0 || strcmp(argv[i], "--connection-file") == 0) read_and_bind(argv[i + 1]);
     }

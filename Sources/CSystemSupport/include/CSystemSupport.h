@@ -9,6 +9,8 @@
 #include <spawn.h>
 #include <sys/types.h>
 
+#include "listening_sockets.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
