@@ -67,18 +67,30 @@ final class HostProcess: Sendable {
             crashes = try FileDescriptor.pipe()
         }
 
-        /// The host's ends, in descriptor order 0–6 (``HostChannel``'s numbers).
-        var hostEnds: [FileDescriptor] {
-            let ends: [Int32: FileDescriptor] = [
-                0: input.read, 1: output.write, 2: error.write, HostChannel.commandDescriptor: command.read,
-                HostChannel.eventDescriptor: events.write, HostChannel.snapshotDescriptor: snapshots.host.descriptor,
-                HostChannel.crashDescriptor: crashes.write,
+        /// Both ends of each of the host's descriptors, by its number in the host
+        /// (``HostChannel``'s numbers; 0–2 are standard input, output and error).
+        var ends: [Int32: (host: FileDescriptor, kernel: FileDescriptor)] {
+            [
+                STDIN_FILENO: (input.read, input.write),
+                STDOUT_FILENO: (output.write, output.read),
+                STDERR_FILENO: (error.write, error.read),
+                HostChannel.commandDescriptor: (command.read, command.write),
+                HostChannel.eventDescriptor: (events.write, events.read),
+                HostChannel.snapshotDescriptor: (snapshots.host.descriptor, snapshots.kernel.descriptor),
+                HostChannel.crashDescriptor: (crashes.write, crashes.read),
             ]
-            return (0..<Int32(HostChannel.descriptorCount)).map { ends[$0]! }
         }
 
+        /// The host's ends, in descriptor order 0–6.
+        var hostEnds: [FileDescriptor] {
+            let ends = ends
+            return (0..<Int32(HostChannel.descriptorCount)).map { ends[$0]!.host }
+        }
+
+        /// The kernel's ends, in the order of the host's descriptors they face.
         var kernelEnds: [FileDescriptor] {
-            [input.write, output.read, error.read, command.write, events.read, snapshots.kernel.descriptor, crashes.read]
+            let ends = ends
+            return (0..<Int32(HostChannel.descriptorCount)).map { ends[$0]!.kernel }
         }
     }
 
