@@ -9,7 +9,9 @@ import HostProtocol
 /// returns before releasing the lock, so actions happen in the order the machine chose
 /// them (an interrupt's SIGINT is never sent before the run command it follows). Actions
 /// are quick: spawning a process, writing a short command, sending a signal, handing an
-/// item to a waiting thread.
+/// item to a waiting thread. A host's output is read the same way: ``reception(of:from:state:)``
+/// moves the state and returns what to do with the output (``OutputEffect``) and the
+/// machine's actions, and the supervisor performs both.
 ///
 /// Thread rules: the shell thread calls ``beginCompile(_:cancellation:)``,
 /// ``endCompile(_:run:)`` and ``sendInputReply(_:_:)``; the control thread calls
@@ -157,47 +159,62 @@ final class HostSupervisor: @unchecked Sendable {
     // MARK: Events from hosts and timers
 
     private func received(_ output: HostOutput, from hostID: HostID) {
-        transition { state in
-            switch output {
-            case .event(.synced):
-                return state.hostSynced(hostID)
-            case .event(.done(let outcome)):
-                guard let cell = state.runningCell else { return [] }
-                return state.runReturned(cell, on: hostID, outcome: outcome)
-            case .exited(let status):
-                hosts[hostID] = nil
-                // What its cells started in sessions of their own (setsid, a double fork)
-                // left its process group, which is gone now; they were re-parented to the
-                // kernel: end them, all but the snapshot about to take the host's place.
-                Subreaper.endAdoptedOrphans(sparing: snapshot.map { [$0.pid] } ?? [])
-                return state.hostExited(hostID, status: status)
-            case .crashed:
-                if let cell = state.runningCell(on: hostID) {
-                    sinks[cell]?.append(output)
-                } else {
-                    if case .crashed(let report) = output { crashBetweenCells = report }
-                    background(output)
-                }
-                return []
-            case .snapshot(let taken):
-                // Keeping the newest releases the one before (its copy exits).
-                if state.snapshotTaken(by: hostID, afterCell: taken.afterCell) { snapshot = taken }
-                Subreaper.reapAdoptedOrphans()
-                return []
-            case .event(.snapshotFailed(_, let reason)) where state.runningCell(on: hostID) == nil:
-                notes.append(CellErrorReport.snapshotFailed(reason: reason, label: nil))
-                return []
-            case .event(.loadFailed(let library, let message)) where state.runningCell == nil:
-                notes.append("could not load \((library as NSString).lastPathComponent) into the cell host: \(message)")
-                return []
-            default:
-                if let cell = state.runningCell(on: hostID) {
-                    sinks[cell]?.append(output)
-                } else {
-                    background(output)
-                }
-                return []
-            }
+        lock.lock()
+        defer { lock.unlock() }
+        let (effects, actions) = Self.reception(of: output, from: hostID, state: &state)
+        effects.forEach(perform)
+        performAll(actions)
+    }
+
+    /// What the supervisor does with a host's output besides the state machine's actions:
+    /// where the output goes and what it keeps. ``received(_:from:)`` performs them, in
+    /// order, before the actions.
+    enum OutputEffect {
+        /// Append the output to the cell's sink (a cell of that host runs).
+        case deliver(HostOutput, to: CellID)
+        /// Hand the output to `background` (no cell of that host runs).
+        case background(HostOutput)
+        /// Keep the crash report of a host that died while none of its cells ran, for the
+        /// ``HostLoss`` its exit makes.
+        case keepCrashBetweenCells(CrashReport)
+        /// Keep the snapshot as the newest, releasing the one before (its copy exits).
+        case keepSnapshot(HostSnapshot)
+        /// Reap the orphans that exited meanwhile (a released snapshot's copy).
+        case reapAdoptedOrphans
+        /// Forget the exited host, and end what its cells started in sessions of their own
+        /// (setsid, a double fork): it left the host's process group, which is gone now, and
+        /// was re-parented to the kernel. All but the newest snapshot, about to take the
+        /// host's place.
+        case forgetHost(HostID)
+        /// Keep a message for the next cell (``takeNotes()``).
+        case note(String)
+    }
+
+    /// Moves the state for one output of host `hostID` and says what to do: the effects,
+    /// then the state machine's actions. Reads and moves nothing but `state`.
+    static func reception(of output: HostOutput, from hostID: HostID,
+                          state: inout SupervisorState) -> (effects: [OutputEffect], actions: [SupervisorAction]) {
+        switch output {
+        case .event(.synced):
+            return ([], state.hostSynced(hostID))
+        case .event(.done(let outcome)):
+            guard let cell = state.runningCell else { return ([], []) }
+            return ([], state.runReturned(cell, on: hostID, outcome: outcome))
+        case .exited(let status):
+            return ([.forgetHost(hostID)], state.hostExited(hostID, status: status))
+        case .crashed(let report):
+            if let cell = state.runningCell(on: hostID) { return ([.deliver(output, to: cell)], []) }
+            return ([.keepCrashBetweenCells(report), .background(output)], [])
+        case .snapshot(let taken):
+            let kept = state.snapshotTaken(by: hostID, afterCell: taken.afterCell)
+            return ((kept ? [.keepSnapshot(taken)] : []) + [.reapAdoptedOrphans], [])
+        case .event(.snapshotFailed(_, let reason)) where state.runningCell(on: hostID) == nil:
+            return ([.note(CellErrorReport.snapshotFailed(reason: reason, label: nil))], [])
+        case .event(.loadFailed(let library, let message)) where state.runningCell == nil:
+            return ([.note("could not load \((library as NSString).lastPathComponent) into the cell host: \(message)")], [])
+        default:
+            if let cell = state.runningCell(on: hostID) { return ([.deliver(output, to: cell)], []) }
+            return ([.background(output)], [])
         }
     }
 
@@ -216,10 +233,35 @@ final class HostSupervisor: @unchecked Sendable {
     private func transition(_ event: (inout SupervisorState) -> [SupervisorAction]) {
         lock.lock()
         defer { lock.unlock() }
-        var pending = event(&state)
+        performAll(event(&state))
+    }
+
+    /// Performs the actions, and those that performing them returns. The caller holds the lock.
+    private func performAll(_ actions: [SupervisorAction]) {
+        var pending = actions
         while !pending.isEmpty {
             let action = pending.removeFirst()
             pending += perform(action)
+        }
+    }
+
+    private func perform(_ effect: OutputEffect) {
+        switch effect {
+        case .deliver(let output, let cell):
+            sinks[cell]?.append(output)
+        case .background(let output):
+            background(output)
+        case .keepCrashBetweenCells(let report):
+            crashBetweenCells = report
+        case .keepSnapshot(let taken):
+            snapshot = taken
+        case .reapAdoptedOrphans:
+            Subreaper.reapAdoptedOrphans()
+        case .forgetHost(let id):
+            hosts[id] = nil
+            Subreaper.endAdoptedOrphans(sparing: snapshot.map { [$0.pid] } ?? [])
+        case .note(let note):
+            notes.append(note)
         }
     }
 
