@@ -88,7 +88,7 @@ let package = Package(
         // CSystemSupport for the hand-over's format (listening_sockets.h), which the kernel reads too.
         .executableTarget(name: "benchbook-kernel-launcher", dependencies: ["CConnectionFile", "CSystemSupport"]),
         .target(name: "CHostSupport"),
-        .executableTarget(name: "benchbook-cell-host", dependencies: ["CHostSupport", "HostProtocol", "SystemSupport"],
+        .executableTarget(name: "benchbook-cell-host", dependencies: ["HostProtocol", "SystemSupport"],
                           swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // MARK: Notebook library

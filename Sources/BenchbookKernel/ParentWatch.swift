@@ -5,9 +5,10 @@ import SystemSupport
 ///
 /// jupyter_client puts its own pid in `JPY_PARENT_PID` when it launches a kernel. When
 /// that process ends without shutting the kernel down (a Jupyter server killed, a
-/// JupyterHub single-user server stopped), the kernel is re-parented; polling `getppid()`
-/// once a second notices, and the kernel then ends itself and its children
-/// (see ``Termination``) instead of living on as an orphan.
+/// JupyterHub single-user server stopped), the project's one parent-death watch
+/// (``CurrentProcess/whenParentExits(_:descriptorsFrom:_:)``, a thread waiting on a pidfd of the parent)
+/// notices at once, and the kernel then ends itself and its children (see ``Termination``)
+/// instead of living on as an orphan.
 ///
 /// Which parent is watched: `JPY_PARENT_PID` when it is the real parent; when a launcher
 /// sits in between, the parent the kernel had at start, as long as that is not init.
@@ -32,16 +33,15 @@ public struct ParentWatch: Sendable {
     /// True while the kernel's parent is still the watched process.
     public var parentIsAlive: Bool { CurrentProcess.parentID == parent }
 
-    /// Polls on a thread of its own and calls `onParentExit` once, when the parent is gone.
-    /// - Parameters:
-    ///   - interval: seconds between polls.
-    ///   - onParentExit: what to do then (normally ``Termination/end(status:reason:)``).
-    public func start(interval: TimeInterval = 1, onParentExit: @escaping @Sendable () -> Void) {
-        let thread = Thread { [self] in
-            while parentIsAlive { Thread.sleep(forTimeInterval: interval) }
-            onParentExit()
+    /// Watches on a thread of its own and calls `onParentExit` once, when the parent is gone
+    /// (at once when it is gone already). A watch that cannot start is logged as a warning:
+    /// the kernel then serves without it.
+    /// - Parameter onParentExit: what to do then (normally ``Termination/end(status:reason:)``).
+    public func start(onParentExit: @escaping @Sendable () -> Void) {
+        do {
+            try CurrentProcess.whenParentExits(parent, onParentExit)
+        } catch {
+            Log.warning("the kernel will not notice when the process that started it (\(parent)) is gone: \(error)")
         }
-        thread.name = "parent-watch"
-        thread.start()
     }
 }

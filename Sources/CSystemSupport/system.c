@@ -4,6 +4,9 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +19,72 @@
 #include <unistd.h>
 
 int bb_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+/// What a parent watch's thread waits for and calls.
+struct parent_watch {
+    pid_t parent;
+    int pidfd;
+    void (*on_exit)(void *context);
+    void *context;
+};
+
+static void *watch_parent(void *argument) {
+    struct parent_watch watch = *(struct parent_watch *)argument;
+    free(argument);
+    if (watch.pidfd >= 0) {
+        // Opened before this check: while the parent is still this process's parent, the
+        // descriptor is the parent's (its pid cannot have been reused).
+        if (getppid() == watch.parent) {
+            struct pollfd entry = {.fd = watch.pidfd, .events = POLLIN};
+            int ready;
+            while ((ready = poll(&entry, 1, -1)) < 0 && errno == EINTR) {}
+            if (ready < 0) {
+                close(watch.pidfd);
+                return NULL;
+            }
+        }
+        close(watch.pidfd);
+    }
+    watch.on_exit(watch.context);
+    return NULL;
+}
+
+int bb_watch_parent_exit(pid_t parent, int lowest_descriptor, void (*on_exit)(void *context), void *context) {
+    if (parent <= 1) {
+        errno = EINVAL;
+        return -1;
+    }
+    // pidfd_open sets close-on-exec. ESRCH: the parent is gone already.
+    int pidfd = bb_pidfd_open(parent);
+    if (pidfd < 0 && errno != ESRCH) return -1;
+    if (pidfd >= 0 && pidfd < lowest_descriptor) {
+        int moved = fcntl(pidfd, F_DUPFD_CLOEXEC, lowest_descriptor);
+        int saved = errno;
+        close(pidfd);
+        if (moved < 0) {
+            errno = saved;
+            return -1;
+        }
+        pidfd = moved;
+    }
+    struct parent_watch *watch = malloc(sizeof *watch);
+    if (watch == NULL) {
+        if (pidfd >= 0) close(pidfd);
+        errno = ENOMEM;
+        return -1;
+    }
+    *watch = (struct parent_watch){.parent = parent, .pidfd = pidfd, .on_exit = on_exit, .context = context};
+    pthread_t thread;
+    int error = pthread_create(&thread, NULL, watch_parent, watch);
+    if (error != 0) {
+        free(watch);
+        if (pidfd >= 0) close(pidfd);
+        errno = error;
+        return -1;
+    }
+    pthread_detach(thread);
+    return 0;
+}
 
 int bb_pidfd_send_signal(int pidfd, int signal_number) {
     return (int)syscall(SYS_pidfd_send_signal, pidfd, signal_number, NULL, 0);

@@ -19,7 +19,7 @@ import SystemSupport
 
 // A compile in progress must not outlive a kernel that was killed (its end of standard
 // input closes only when this process next reads).
-_ = bb_host_exit_with_parent()
+_ = try? CurrentProcess.whenParentExits { CurrentProcess.exitNow(status: 0) }
 // Each compile frees what it allocated and the next allocates it again. With glibc's
 // moving thresholds that memory goes back to the system and is faulted in again, more so
 // as the process ages (measured with getrusage on this machine kind: 410 page faults a

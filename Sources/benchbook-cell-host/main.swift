@@ -10,7 +10,6 @@
 // reports it and starts a new host.
 
 import SystemSupport
-import CHostSupport
 import HostProtocol
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +23,9 @@ func fail(_ library: String, _ message: String) -> Never {
     exit(3)
 }
 
-_ = bb_host_exit_with_parent()
+// A host never outlives its kernel. The watch's descriptor is above the host's channels,
+// which the library checks only later (a host started without one must find it closed).
+_ = try? CurrentProcess.whenParentExits(descriptorsFrom: Int32(HostChannel.descriptorCount)) { CurrentProcess.exitNow(status: 0) }
 // SIGINT means "interrupt the running cell"; the library installs its handler when a cell
 // starts. Until then an interrupt must not end the host.
 signal(SIGINT, SIG_IGN)

@@ -18,6 +18,20 @@ extern "C" {
 /// A descriptor that becomes readable when process `pid` exits (pidfd_open(2)), or -1.
 int bb_pidfd_open(pid_t pid);
 
+/// Calls `on_exit(context)` once, on a thread of its own, when process `parent` (this
+/// process's parent) exits, or at once on that thread when it is not this process's parent
+/// any more. The project's one parent-death watch: the thread waits in poll(2) on a pidfd of
+/// the parent, which becomes readable when the parent exits, so it costs nothing while the
+/// parent lives and notices its exit at once. The pidfd is checked to be the parent's after
+/// it is opened (the parent still is `getppid()`), so a reused pid is never waited for. Should
+/// poll fail other than by EINTR, the thread stops watching without calling `on_exit`.
+/// (PR_SET_PDEATHSIG is not used: it fires when the parent *thread* that started this process
+/// exits, which a thread pool may do at any time.) The pidfd is numbered `lowest_descriptor`
+/// or above, so it never takes a number the process expects to be given or free (a cell host
+/// checks its channels 3 to 6 after the watch starts). Returns 0, or -1 with errno set (EINVAL
+/// for `parent` 0 or 1: nothing to watch).
+int bb_watch_parent_exit(pid_t parent, int lowest_descriptor, void (*on_exit)(void *context), void *context);
+
 /// Sends `signal_number` to the process behind `pidfd` (pidfd_send_signal(2)): never
 /// reaches another process that reused the number. Returns 0, or -1 with errno set.
 int bb_pidfd_send_signal(int pidfd, int signal_number);
