@@ -126,9 +126,15 @@ def test_guard_let_and_guard_case_bind_for_later_cells(kernel):
 
 def test_async_let_runs_alongside_and_its_value_reaches_later_cells(kernel):
     _, kc = kernel
-    run(kc, "func slow(_ n: Int) async -> Int { try? await Task.sleep(nanoseconds: 200_000_000); return n }")
-    stdout, _ = run(kc, "import Foundation\nlet start = Date()\nasync let a = slow(20)\nasync let b = slow(22)\n"
-                        "print(await a + b)\nprint(Date().timeIntervalSince(start) < 0.39)")
+    # Each call waits until both calls have started (no clock decides it): run one after the
+    # other, the first would see only itself. The 10 s deadline is a hang guard for that case.
+    run(kc, "actor Meeting {\n  var arrived = 0, allMet = true\n  func arrive() { arrived += 1 }\n"
+            "  func saw(both: Bool) { allMet = allMet && both }\n}\nlet meeting = Meeting()\n"
+            "func slow(_ n: Int) async -> Int {\n  await meeting.arrive()\n"
+            "  let deadline = ContinuousClock.now + .seconds(10)\n"
+            "  while await meeting.arrived < 2, ContinuousClock.now < deadline { try? await Task.sleep(nanoseconds: 1_000_000) }\n"
+            "  await meeting.saw(both: await meeting.arrived == 2)\n  return n\n}")
+    stdout, _ = run(kc, "async let a = slow(20)\nasync let b = slow(22)\nprint(await a + b)\nprint(await meeting.allMet)")
     assert stdout == "42\ntrue\n", "both started before either was awaited"
     assert run(kc, "a * 2")[1] == ["40"]
 

@@ -138,7 +138,9 @@ def test_interrupt_replaces_a_blocked_cells_host_with_its_snapshot(kernel):
     control_request(kc, "interrupt_request")
     started = time.time()
     content, outputs = collect(kc, msg_id)
-    assert time.time() - started < 6
+    # A hang guard: the grace period (2 s), then the snapshot's promotion; a fresh host in
+    # its place (after the 5 s restore timeout) fails the traceback's check below instead.
+    assert time.time() - started < 30
     assert content["ename"] == "Interrupted"
     assert "every variable of earlier cells is there" in " ".join(content["traceback"])
     reply, outputs = run_cell(kc, "before + 1")
