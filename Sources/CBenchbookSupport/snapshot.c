@@ -9,7 +9,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <pthread.h>
@@ -65,6 +64,13 @@ static int move_above_seam(int fd) {
     return moved;
 }
 
+/// A promoted copy's end when its kernel is gone: SIGKILL, as a copy ended when it was
+/// still watched through PR_SET_PDEATHSIG.
+static void end_with_kernel(void *context) {
+    (void)context;
+    kill(getpid(), SIGKILL);
+}
+
 /// The copy's life: wait for the kernel's word. Returns only when promoted.
 static void wait_as_copy(int socket) {
     setpgid(0, 0);
@@ -96,9 +102,9 @@ static void wait_as_copy(int socket) {
         }
         close(socket);
         // The kernel adopted this copy when its host died; end with the kernel, as the
-        // host did (its watcher thread did not survive the fork).
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() == 1) _exit(0);
+        // host does (its watch thread did not survive the fork), through the same watch.
+        // Parent 1 (EINVAL): the kernel is gone already.
+        if (bb_watch_parent_exit(getppid(), BB_SEAM_DESCRIPTOR_COUNT, end_with_kernel, NULL) != 0 && errno == EINVAL) _exit(0);
         for (int fd = BB_SEAM_COMMAND_DESCRIPTOR; fd < BB_SEAM_DESCRIPTOR_COUNT; ++fd) fcntl(fd, F_SETFD, FD_CLOEXEC);
         bb_crash_reporter_adopt();
         return;
