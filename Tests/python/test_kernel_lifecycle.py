@@ -17,34 +17,15 @@ import pytest
 from jupyter_client.manager import KernelManager
 
 from benchbook_kit.kernel import KERNEL_NAME, results, run_cell
+from benchbook_kit.waiting import alive, poll_until
 
 SLOW_MARKER = "BENCHBOOK_TEST_SLOW_COMPILE"
 
-
-def wait_until(condition, timeout=15, interval=0.1):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(interval)
-    return condition()
 
 
 def cell_directories(tmpdir, pid=None):
     return sorted(Path(tmpdir).glob(f"benchbook-{pid if pid else '*'}-*"))
 
-
-def alive(processes):
-    """The processes of a snapshot that still run (zombies count as gone)."""
-    left = []
-    for p in processes:
-        try:
-            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
-                left.append(f"{p.pid} {' '.join(p.cmdline())[:120]}")
-        except psutil.NoSuchProcess:
-            pass
-    return left
 
 
 @pytest.fixture
@@ -89,13 +70,13 @@ def test_sigterm_to_the_kernel_alone_stops_host_and_language_server_and_removes_
         run_cell(kc, "let word = \"bench\"")
         kc.complete("word.", 5, reply=True, timeout=120)   # starts SourceKit-LSP, on a thread of its own
         # The reply comes before the server's process may exist (completion never waits for it).
-        children = wait_until(lambda: (lambda found: found if {"sourcekit-lsp"} <= {p.name() for p in found} else None)(
-            kernel.children()))
+        children = poll_until(lambda: (lambda found: found if {"sourcekit-lsp"} <= {p.name() for p in found} else None)(
+            kernel.children()), timeout=15)
         names = {p.name() for p in children or kernel.children()}
         assert any("cell-host" in n for n in names) and "sourcekit-lsp" in names, names
         os.kill(kernel.pid, signal.SIGTERM)   # only the kernel, not its process group
         assert km.provisioner.process.wait(timeout=10) == 0
-        assert wait_until(lambda: not alive(children), timeout=10), alive(children)
+        assert poll_until(lambda: not alive(children), timeout=10), alive(children)
         assert cell_directories(private_tmp) == []
     finally:
         kc.stop_channels()
@@ -119,7 +100,7 @@ def test_directories_of_dead_kernels_are_swept_at_start(private_tmp):
     unrelated.mkdir()
     km, kc = start(private_tmp)
     try:
-        assert wait_until(lambda: not gone.exists(), timeout=10), "the dead kernel's directory is still there"
+        assert poll_until(lambda: not gone.exists(), timeout=10), "the dead kernel's directory is still there"
         for kept in (live, other_user, unrelated):
             assert kept.exists(), kept
         assert len(cell_directories(private_tmp, km.provisioner.process.pid)) == 1
@@ -213,13 +194,13 @@ def test_no_orphans_when_the_process_that_started_the_kernel_is_killed(private_t
             names = {p.name() for p in processes}
             ready = "sourcekit-lsp" in names and any("cell-host" in n for n in names) and busy(names)
             return processes if ready else None
-        processes = wait_until(snapshot, timeout=60)
+        processes = poll_until(snapshot, timeout=60)
         assert processes, f"not all of host, language server and the last cell's work seen: {kernel.children(recursive=True)}"
         time.sleep(0.5)
 
         parent.kill()
         parent.wait(timeout=10)
-        assert wait_until(lambda: not alive(processes), timeout=10), f"left running: {alive(processes)}"
+        assert poll_until(lambda: not alive(processes), timeout=10), f"left running: {alive(processes)}"
         assert cell_directories(private_tmp) == []
     finally:
         parent.kill()
@@ -271,10 +252,10 @@ def detached_children(kc, tmp_path):
     reply, outputs = run_cell(kc, DETACHING_CELL.replace("PIDFILE", str(pidfile)))
     assert reply["status"] == "ok", (reply, outputs)
     leader = int("".join(m["content"]["text"] for m in outputs if m["msg_type"] == "stream").split()[-1])
-    double = int(wait_until(lambda: pidfile.exists() and pidfile.read_text().strip()))
+    double = int(poll_until(lambda: pidfile.exists() and pidfile.read_text().strip(), timeout=15))
     pids = [leader, double]
     # The double-forked one runs `setsid` for a moment before it becomes `sleep`.
-    assert wait_until(lambda: running_sleeps(pids) == pids, timeout=10), running_sleeps(pids)
+    assert poll_until(lambda: running_sleeps(pids) == pids, timeout=10), running_sleeps(pids)
     for pid in pids:
         assert os.getsid(pid) == pid, "each leads a session of its own, outside the host's group"
     return pids
@@ -302,7 +283,7 @@ def test_sessions_a_cell_created_end_with_the_kernel_or_its_host(private_tmp, tm
             kc.control_channel.send(kc.session.msg("interrupt_request", {}))
             reply = kc.get_shell_msg(timeout=60)["content"]
             assert reply["ename"] == "Interrupted", reply
-        assert wait_until(lambda: not running_sleeps(pids), timeout=10), running_sleeps(pids)
+        assert poll_until(lambda: not running_sleeps(pids), timeout=10), running_sleeps(pids)
     finally:
         kc.stop_channels()
         if km.is_alive():

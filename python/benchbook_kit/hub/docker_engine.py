@@ -15,8 +15,9 @@ version (an image may carry a newer client earlier on PATH).
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
+
+from .. import waiting
 
 DOCKER = os.environ.get("DOCKER", "/usr/bin/docker")
 DOCKERD = "/usr/sbin/dockerd"
@@ -68,11 +69,8 @@ def start_daemon(timeout=90):
         # A session of its own: the daemon outlives the make step that started it.
         subprocess.Popen([DOCKERD], stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                          start_new_session=True)
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if answers():
-            return
-        time.sleep(0.5)
+    if waiting.poll_until(answers, timeout, interval=0.5):
+        return
     tail = LOG.read_text(errors="replace").splitlines()[-15:] if LOG.exists() else []
     raise EngineError(f"dockerd did not answer within {timeout} s; its log ends:\n" + "\n".join(tail))
 

@@ -21,13 +21,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psutil
 import requests
 from jupyter_client.kernelspec import KernelSpecManager
 
+from .. import waiting
 from ..ports import free_port
 from .docker_engine import DOCKER, docker
 
@@ -41,13 +41,8 @@ class HubError(RuntimeError):
 
 
 def wait_for(condition, timeout, what, interval=0.2):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(interval)
-    raise HubError(f"timed out after {timeout:.0f} s waiting for {what}")
+    """The kit's `wait_for`, raising HubError."""
+    return waiting.wait_for(condition, timeout, what, interval, error=HubError)
 
 
 # The lines every Hub of this module has: loopback addresses, its own files, and the

@@ -145,14 +145,3 @@ def memory_available():
             return int(line.split()[1]) * 1024
     raise HubError("no MemAvailable in /proc/meminfo")
 
-
-def alive(processes):
-    """Descriptions of the processes of a snapshot that still run (zombies count as gone)."""
-    left = []
-    for p in processes:
-        try:
-            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
-                left.append(f"{p.pid} {p.name()}")
-        except psutil.NoSuchProcess:
-            pass
-    return left
