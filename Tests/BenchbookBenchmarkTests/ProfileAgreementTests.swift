@@ -23,4 +23,24 @@ import Testing
         #expect(perRun <= profile.operatorMean)
         #expect(profile.agreement.hasPrefix("operators 25.0 ms per run against 25.0 ms measured (means of 6 runs"), "\(profile.agreement)")
     }
+
+    @Test func secondsPerRunSumsTheOperatorsOfOneLabelOrKindOverTheRuns() {
+        let profile = OperatorProfile(
+            title: "m", runtime: "r", threads: 1,
+            operators: [OperatorProfile.Operator(kind: "conv", name: "#0", implementation: "IGEMM", calls: 4,
+                                                 totalSeconds: 0.008, share: 0.4),
+                        OperatorProfile.Operator(kind: "conv", name: "#1", implementation: nil, calls: 4,
+                                                 totalSeconds: 0.004, share: 0.2),
+                        OperatorProfile.Operator(kind: "add", name: "#2", implementation: nil, calls: 4,
+                                                 totalSeconds: 0.002, share: 0.1)],
+            runSeconds: [0.005, 0.005, 0.005, 0.005], operatorSecondsPerRun: [0.0035, 0.0035, 0.0035, 0.0035], allCalls: [:])
+        // By kind: both convolutions, 12 ms over 4 runs; by label: only the one its implementation names.
+        #expect(abs(profile.secondsPerRun("conv") - 0.003) < 1e-12)
+        #expect(abs(profile.secondsPerRun("conv → IGEMM") - 0.002) < 1e-12)
+        #expect(abs(profile.secondsPerRun("add") - 0.0005) < 1e-12)
+        #expect(profile.secondsPerRun("softmax") == 0)
+        let empty = OperatorProfile(title: "m", runtime: "r", threads: 1, operators: profile.operators, runSeconds: [],
+                                    operatorSecondsPerRun: [], allCalls: [:])
+        #expect(empty.secondsPerRun("conv") == 0)
+    }
 }

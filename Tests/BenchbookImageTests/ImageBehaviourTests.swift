@@ -22,6 +22,33 @@ final class ImageBehaviourTests: XCTestCase {
         XCTAssertEqual(try image.converted(to: .gray).pixel(x: 4, y: 2), [image.grayscale().pixels[14]])
     }
 
+    func testWritePNGWritesWhatDecodesBackAndSaysWhichPathFailed() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("benchbook-png-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("image.png").path
+        try image.writePNG(toFile: path)
+        XCTAssertEqual(try Image(data: Data(contentsOf: URL(fileURLWithPath: path))), image)
+        try image.converted(to: .gray).writePNG(toFile: path)   // an existing file is replaced
+        XCTAssertEqual(try Image(data: Data(contentsOf: URL(fileURLWithPath: path))), image.converted(to: .gray))
+        let missing = directory.appendingPathComponent("no-such-folder/image.png").path
+        XCTAssertThrowsError(try image.writePNG(toFile: missing)) { error in
+            guard case ImageError.encodingFailed(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains(missing), message)
+        }
+    }
+
+    func testCenterCroppedToSquareKeepsTheMiddleOfTheLongerSide() throws {
+        // 5x3: the square is 3x3, starting at x = 1.
+        let square = try image.centerCroppedToSquare()
+        XCTAssertEqual(square.size, Size(square: 3))
+        XCTAssertEqual(try square.pixel(x: 0, y: 0), [50, 0, 7])
+        XCTAssertEqual(try square.pixel(x: 2, y: 2), [150, 200, 7])
+        let tall = try Image(width: 2, height: 4, format: .gray, pixels: [0, 1, 2, 3, 4, 5, 6, 7])
+        XCTAssertEqual(try tall.centerCroppedToSquare().pixels, [2, 3, 4, 5])
+        XCTAssertEqual(try square.centerCroppedToSquare(), square)
+    }
+
     func testJPEGDraftPicksTheSmallestScaleKeepingTheTarget() throws {
         XCTAssertEqual(Image.draftScaleEighths(width: 4032, height: 3024, draft: Size(square: 224), pillowCompatible: false), 1)
         XCTAssertEqual(Image.draftScaleEighths(width: 4032, height: 3024, draft: Size(square: 500), pillowCompatible: false), 2)

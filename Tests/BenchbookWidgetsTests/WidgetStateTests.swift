@@ -128,6 +128,17 @@ import Testing
         #expect(output.outputs.isEmpty)
     }
 
+    @Test func outputAppendTextAddsAStreamOutputAfterWhatItShows() {
+        let output = Output()
+        output.replace { display("one") }
+        output.appendText("two\n")
+        output.appendText("careful\n", stream: "stderr")
+        #expect(output.outputs.count == 3)
+        #expect(output.outputs[1] == ["output_type": "stream", "name": "stdout", "text": "two\n"])
+        #expect(output.outputs[2]["name"] == "stderr" && output.outputs[2]["text"] == "careful\n")
+        #expect(output.stateSnapshot.state["outputs"]?.arrayValue?.count == 3)
+    }
+
     @Test func interactRunsAtOnceAndOnEachChangeReplacingItsOutput() throws {
         let size = IntSlider(value: 2, range: 1...5)
         let flag = Checkbox(value: false)

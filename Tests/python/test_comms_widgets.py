@@ -140,6 +140,16 @@ def test_linked_values_and_a_button_click(kernel):
     assert results(outputs) == ["(42, 1)"]
 
 
+def test_send_custom_reaches_the_front_end_model_with_its_buffers(kernel):
+    km, kc = kernel
+    _, outputs = run_cell(kc, 'let note = Label("x")\nnote.sendCustom(["event": "draw", "n": 3], buffers: [[1, 2, 3]])')
+    [label] = opened(outputs, "LabelModel")
+    custom = [m for m in outputs if m["msg_type"] == "comm_msg" and m["content"]["data"].get("method") == "custom"]
+    assert [m["content"] for m in custom] == [{"comm_id": label["content"]["comm_id"],
+                                               "data": {"method": "custom", "content": {"event": "draw", "n": 3}}}]
+    assert custom[0]["buffers"] == [b"\x01\x02\x03"]
+
+
 ECHO_TARGET = '''
 CommTargets.register("bench.echo") { comm, opening in
     comm.send(["opened_with": opening.data], buffers: opening.buffers)
