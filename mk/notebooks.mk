@@ -15,7 +15,7 @@
 
 NOTEBOOK_RUNNER := $(PYTHON) scripts/notebooks/run_notebooks.py
 
-.PHONY: notebook-data run-notebooks test-claims
+.PHONY: notebook-data run-notebooks test-claims logos label-fixture
 
 notebook-data: venv $(SOURCES_RECORD) ## the images the course notebooks read
 	$(PYTHON) scripts/notebooks/make_notebook_data.py
@@ -30,9 +30,15 @@ run-notebooks: kernelspec models notebook-data ## execute every course notebook 
 	BENCHBOOK_RESULTS_DIR=$(RECORDS_DIR) $(NOTEBOOK_RUNNER)
 
 # The claim checker's own tests, and every notebook's markdown through it; the links of the
-# README and docs/ (fast: no kernel).
-test-claims: venv ## the claim checker's tests and every notebook's own words through it; the docs' links
-	$(PYTHON) -m pytest -q Tests/python/test_check_claims.py Tests/python/test_docs_links.py
+# README and docs/, and the committed files a script makes (fast: no kernel).
+test-claims: venv ## the claim checker's tests and every notebook's own words through it; the docs' links; generated files
+	$(PYTHON) -m pytest -q Tests/python/test_check_claims.py Tests/python/test_docs_links.py Tests/python/test_generated_files.py
+
+logos: venv ## draw the kernelspec's logos again (kernels/swift/logo-*.png)
+	$(PYTHON) scripts/make_logos.py
+
+label-fixture: ## write the chart label test's ImageNet class names again (Debian's python3-torchvision)
+	/usr/bin/python3 scripts/charts/make_label_fixture.py
 
 SETUP_TARGETS += notebook-data
 RUN_TARGETS   += run-notebooks

@@ -1,8 +1,10 @@
 """Draws the kernelspec logos (kernels/swift/logo-32x32.png and logo-64x64.png).
 
-Run with the project venv: .venv/bin/python scripts/make_logos.py
+Run with the project venv: `make logos` (.venv/bin/python scripts/make_logos.py [--out DIR]);
+test_generated_files.py checks that the committed logos are what this script draws.
 The logo is an orange rounded square with a white stopwatch: Swift, timed.
 """
+import argparse
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -26,6 +28,9 @@ def draw(size: int) -> Image.Image:
     return image.resize((size, size), Image.LANCZOS)
 
 
+parser = argparse.ArgumentParser(description="Draws the kernelspec logos.")
+parser.add_argument("--out", type=Path, default=OUT, help="the folder to write them to (default: kernels/swift)")
+out = parser.parse_args().out
 for size in (32, 64):
-    draw(size).save(OUT / f"logo-{size}x{size}.png")
-    print(f"wrote {OUT / f'logo-{size}x{size}.png'}")
+    draw(size).save(out / f"logo-{size}x{size}.png")
+    print(f"wrote {out / f'logo-{size}x{size}.png'}")
