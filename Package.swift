@@ -111,7 +111,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10"),
                                  .linkedLibrary("gomp"), .linkedLibrary("glog")]),
         .target(name: "CLiteRT", dependencies: ["CSystemSupport"], linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "CZlib", "SystemSupport"]),
+        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "CZlib", "JSONCore", "SystemSupport"]),
         .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark"]),
         // Jupyter widgets (issue 14): ipywidgets 8 models over the runtime's comms.
         .target(name: "BenchbookWidgets", dependencies: ["BenchbookRuntime", "JSONCore"]),
