@@ -97,11 +97,11 @@ let package = Package(
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"]),
         .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"]),
         .target(name: "BenchbookCharts", dependencies: ["BenchbookRuntime", "BenchbookBenchmark", "CCairo"]),
-        .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "BenchbookCharts"]),
+        .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "BenchbookCharts", "JSONCore"]),
         .target(name: "CImageCodecs",
                 linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
         .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs", "SystemSupport"]),
-        .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage"]),
+        .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage", "JSONCore"]),
         // Models (issue 5): libtorch through a C shim in its own library (BenchbookTorch),
         // opened on first use through CTorch; LiteRT through dlopen.
         .target(name: "CTorch", linkerSettings: [.linkedLibrary("dl")]),
@@ -112,7 +112,7 @@ let package = Package(
                                  .linkedLibrary("gomp"), .linkedLibrary("glog")]),
         .target(name: "CLiteRT", dependencies: ["CSystemSupport"], linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "CZlib", "JSONCore", "SystemSupport"]),
-        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark"]),
+        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "JSONCore"]),
         // Jupyter widgets (issue 14): ipywidgets 8 models over the runtime's comms.
         .target(name: "BenchbookWidgets", dependencies: ["BenchbookRuntime", "JSONCore"]),
         .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts", "BenchbookWidgets"]),
