@@ -1,5 +1,6 @@
 import Foundation
 import CellEngine
+import JSONCore
 import SystemSupport
 
 /// A long-lived SourceKit-LSP with one open document, the notebook's completion file.
@@ -361,7 +362,7 @@ final class LanguageServerSession: @unchecked Sendable {
         }
         do {
             try FileManager.default.createDirectory(at: workDirectory.appendingPathComponent("completion"), withIntermediateDirectories: true)
-            try JSONEncoder().encode(JSONValue.array(entries)).write(to: workDirectory.appendingPathComponent("compile_commands.json"))
+            try Data(JSONValue.array(entries).serialized()).write(to: workDirectory.appendingPathComponent("compile_commands.json"))
         } catch {
             throw .serverUnavailable("cannot write compile_commands.json in \(workDirectory.path): \(error)")
         }

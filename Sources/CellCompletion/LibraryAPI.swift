@@ -1,5 +1,6 @@
 import Foundation
 import CellEngine
+import JSONCore
 import SystemSupport
 
 /// The public API of the notebook library and of the standard library, for completion
@@ -122,7 +123,7 @@ final class LibraryAPI: @unchecked Sendable {
             _ = try? ChildProcess.run(ChildProcess.Configuration(executable: extract, arguments: arguments))
             let file = outputDirectory.appendingPathComponent("\(module).symbols.json")
             defer { try? FileManager.default.removeItem(at: file) }
-            guard let data = try? Data(contentsOf: file), let graph = try? JSONDecoder().decode(JSONValue.self, from: data) else { continue }
+            guard let data = try? Data(contentsOf: file), let graph = try? JSONValue(parsing: data) else { continue }
             // The standard library's comments would make the index ten times larger; its
             // declarations say enough in a completion list.
             let documented = module != standardLibrary

@@ -1,23 +1,31 @@
 extension JSONValue {
-    /// The value as compact JSON text (UTF-8): no spaces, `/` unescaped, control
-    /// characters escaped. Integral numbers below 10^15 are written without a fraction;
-    /// NaN and infinities, which JSON cannot hold, are written as `null`.
-    /// - Parameter sortingKeys: write object members in key order (stable output for
-    ///   signing and tests); otherwise in the dictionary's order.
-    public func serialized(sortingKeys: Bool = false) -> [UInt8] {
+    /// The value as JSON text (UTF-8): `/` unescaped, control characters escaped. Integral
+    /// numbers below 10^15 are written without a fraction; NaN and infinities, which JSON
+    /// cannot hold, are written as `null`.
+    /// - Parameters:
+    ///   - sortingKeys: write object members in key order (stable output for signing and
+    ///     tests); otherwise in the dictionary's order.
+    ///   - indented: one member or element a line, indented by two spaces a level, with
+    ///     `": "` after a member name (for files people read); otherwise compact, with no
+    ///     spaces. Empty arrays and objects are written `[]` and `{}` either way.
+    public func serialized(sortingKeys: Bool = false, indented: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64)
-        write(to: &out, sortingKeys: sortingKeys)
+        write(to: &out, sortingKeys: sortingKeys, indentation: indented ? 0 : nil)
         return out
     }
 
-    /// The value as compact JSON text.
-    /// - Parameter sortingKeys: write object members in key order.
-    public func serializedText(sortingKeys: Bool = false) -> String {
-        String(decoding: serialized(sortingKeys: sortingKeys), as: UTF8.self)
+    /// The value as JSON text; see ``serialized(sortingKeys:indented:)``.
+    /// - Parameters:
+    ///   - sortingKeys: write object members in key order.
+    ///   - indented: one member or element a line, indented by two spaces a level.
+    public func serializedText(sortingKeys: Bool = false, indented: Bool = false) -> String {
+        String(decoding: serialized(sortingKeys: sortingKeys, indented: indented), as: UTF8.self)
     }
 
-    private func write(to out: inout [UInt8], sortingKeys: Bool) {
+    /// Writes the value; `indentation` is the current level when indenting, nil for compact text.
+    private func write(to out: inout [UInt8], sortingKeys: Bool, indentation: Int?) {
+        let inner = indentation.map { $0 + 1 }
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
@@ -27,20 +35,32 @@ extension JSONValue {
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                element.write(to: &out, sortingKeys: sortingKeys)
+                Self.writeLineBreak(inner, to: &out)
+                element.write(to: &out, sortingKeys: sortingKeys, indentation: inner)
             }
+            if !elements.isEmpty { Self.writeLineBreak(indentation, to: &out) }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
             let ordered = sortingKeys ? members.sorted { $0.key < $1.key } : Array(members)
             for (index, member) in ordered.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeLineBreak(inner, to: &out)
                 Self.writeString(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                member.value.write(to: &out, sortingKeys: sortingKeys)
+                if inner != nil { out.append(UInt8(ascii: " ")) }
+                member.value.write(to: &out, sortingKeys: sortingKeys, indentation: inner)
             }
+            if !members.isEmpty { Self.writeLineBreak(indentation, to: &out) }
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// A newline and two spaces per level, when indenting (`level` not nil).
+    private static func writeLineBreak(_ level: Int?, to out: inout [UInt8]) {
+        guard let level else { return }
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
     }
 
     private static func writeNumber(_ value: Double, to out: inout [UInt8]) {

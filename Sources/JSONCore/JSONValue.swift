@@ -2,7 +2,9 @@
 /// what the kernel and its helper processes (the cell host, the cell parser) exchange.
 ///
 /// The module needs no Foundation, so the cell host can use it. ``init(parsing:)`` and
-/// ``serialized(sortingKeys:)`` read and write JSON text; `Codable` works with any coder.
+/// ``serialized(sortingKeys:indented:)`` read and write JSON text: they are the project's one
+/// reader and writer of JSON it handles by hand. `Codable` works with any coder, for a value
+/// inside a typed record.
 public enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
@@ -56,6 +58,12 @@ public enum JSONValue: Sendable, Equatable, Codable {
     /// The number as an integer when it is one, or nil.
     public var intValue: Int? {
         if case .number(let value) = self, value.rounded() == value, abs(value) < 1e15 { return Int(value) }
+        return nil
+    }
+
+    /// The number, or nil for any other kind.
+    public var doubleValue: Double? {
+        if case .number(let value) = self { return value }
         return nil
     }
 

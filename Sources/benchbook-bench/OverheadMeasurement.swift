@@ -1,5 +1,6 @@
 import BenchbookBenchmark
 import Foundation
+import JSONCore
 
 /// Measures what the benchmark harness adds to the code it times.
 ///
@@ -108,28 +109,29 @@ struct OverheadMeasurement {
 
             """
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let json: [String: Any] = [
+        let json: JSONValue = [
             "command": "swift build -c release --product benchbook-bench && .build/release/benchbook-bench overhead results",
-            "date": ISO8601DateFormatter().string(from: Date()),
-            "load_average": load,
-            "cpu_model": machine.cpuModel, "core_count": machine.coreCount, "os": machine.operatingSystem,
-            "empty_closure_runs": empty.statistics.count,
-            "empty_closure_median_ns": empty.statistics.median * 1e9,
-            "empty_closure_mean_ns": empty.statistics.mean * 1e9,
-            "empty_closure_wall_per_run_ns": emptyWallPerRun * 1e9,
-            "workload_iterations": work,
-            "workload_rounds": rounds, "workload_runs_per_round": runsPerRound,
-            "plain_loop_median_ms": LatencyStatistics.percentile(50, of: plainPerRun) * 1e3,
-            "harness_wall_per_run_median_ms": LatencyStatistics.percentile(50, of: harnessWallPerRun) * 1e3,
-            "harness_overhead_fraction": overhead,
-            "harness_overhead_fraction_fastest_rounds": minimumOverhead,
-            "harness_overhead_fraction_thread_cpu": cpuOverhead,
-            "harness_cost_per_run_fraction_from_empty_closure": boundFromEmpty,
-            "reported_mean_vs_plain_fraction": reportedDifference,
-            "round_ratios": ratios,
+            "date": .string(ISO8601DateFormatter().string(from: Date())),
+            "load_average": .string(load),
+            "cpu_model": .string(machine.cpuModel), "core_count": .number(Double(machine.coreCount)),
+            "os": .string(machine.operatingSystem),
+            "empty_closure_runs": .number(Double(empty.statistics.count)),
+            "empty_closure_median_ns": .number(empty.statistics.median * 1e9),
+            "empty_closure_mean_ns": .number(empty.statistics.mean * 1e9),
+            "empty_closure_wall_per_run_ns": .number(emptyWallPerRun * 1e9),
+            "workload_iterations": .number(Double(work)),
+            "workload_rounds": .number(Double(rounds)), "workload_runs_per_round": .number(Double(runsPerRound)),
+            "plain_loop_median_ms": .number(LatencyStatistics.percentile(50, of: plainPerRun) * 1e3),
+            "harness_wall_per_run_median_ms": .number(LatencyStatistics.percentile(50, of: harnessWallPerRun) * 1e3),
+            "harness_overhead_fraction": .number(overhead),
+            "harness_overhead_fraction_fastest_rounds": .number(minimumOverhead),
+            "harness_overhead_fraction_thread_cpu": .number(cpuOverhead),
+            "harness_cost_per_run_fraction_from_empty_closure": .number(boundFromEmpty),
+            "reported_mean_vs_plain_fraction": .number(reportedDifference),
+            "round_ratios": .array(ratios.map(JSONValue.number)),
         ]
-        let data = try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
-        try data.write(to: directory.appendingPathComponent("benchmark-overhead.json"))
+        try Data(json.serialized(sortingKeys: true, indented: true))
+            .write(to: directory.appendingPathComponent("benchmark-overhead.json"))
         try Data(text.utf8).write(to: directory.appendingPathComponent("benchmark-overhead.txt"))
         print(text)
     }

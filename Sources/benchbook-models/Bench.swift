@@ -1,6 +1,7 @@
 import BenchbookModels
 import BenchbookTensor
 import Foundation
+import JSONCore
 
 /// `bench`: median latency of `Model.run` from Swift, and of libtorch's own C++ loop, per
 /// model and thread count, as JSON lines (read by scripts/models/benchmark_models.py).
@@ -22,20 +23,20 @@ enum BenchCommand {
                     swift.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
                     if let loop = try model.timeRuntimeLoop([input], iterations: 1) { native += loop }
                 }
-                var record: [String: Any] = [
-                    "model": path, "format": model.format.rawValue, "threads": count,
-                    "input": input.shape, "runs": swift.count, "swift_median_s": median(swift),
-                    "swift_min_s": swift.min() ?? 0, "swift_samples_s": swift,
+                var record: [String: JSONValue] = [
+                    "model": .string(path), "format": .string(model.format.rawValue), "threads": .number(Double(count)),
+                    "input": .array(input.shape.map { .number(Double($0)) }), "runs": .number(Double(swift.count)),
+                    "swift_median_s": .number(median(swift)), "swift_min_s": .number(swift.min() ?? 0),
+                    "swift_samples_s": .array(swift.map(JSONValue.number)),
                 ]
                 if !native.isEmpty {
-                    record["native_median_s"] = median(native)
-                    record["native_min_s"] = native.min() ?? 0
-                    record["native_samples_s"] = native
-                    record["paired_ratio_median"] = median(zip(swift, native).map { $0 / $1 })
+                    record["native_median_s"] = .number(median(native))
+                    record["native_min_s"] = .number(native.min() ?? 0)
+                    record["native_samples_s"] = .array(native.map(JSONValue.number))
+                    record["paired_ratio_median"] = .number(median(zip(swift, native).map { $0 / $1 }))
                     record["native_loop"] = "C++ loop over libtorch forward (CTorchShim bbt_time_forward)"
                 }
-                let data = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
-                print(String(decoding: data, as: UTF8.self))
+                print(JSONValue.object(record).serializedText(sortingKeys: true))
                 fflush(nil)
             }
         }

@@ -3,6 +3,7 @@ import BenchbookImage
 import BenchbookModels
 import BenchbookTensor
 import Foundation
+import JSONCore
 
 /// `recipe`: the module's recipe measured (notebooks/models/recipe/): per file its test
 /// accuracy with its interval (and Python LiteRT's, from recipe.json), its size raw and
@@ -95,11 +96,10 @@ enum RecipeCommand {
     /// File name → accuracy from the script's recipe.json (Python's LiteRT interpreter).
     static func pythonAccuracies(_ path: String?) throws -> [String: Double] {
         guard let path, let data = FileManager.default.contents(atPath: path),
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let files = object["files"] as? [String: [String: Any]] else { return [:] }
+              let files = try JSONValue(parsing: data)["files"]?.objectValue else { return [:] }
         var result: [String: Double] = [:]
         for entry in files.values {
-            if let name = entry["file"] as? String, let accuracy = entry["litert_accuracy"] as? Double { result[name] = accuracy }
+            if let name = entry["file"]?.stringValue, let accuracy = entry["litert_accuracy"]?.doubleValue { result[name] = accuracy }
         }
         return result
     }
@@ -186,23 +186,26 @@ enum CostsCommand {
                 done.wait()
             }),
         ])
-        var record: [String: Any] = [:]
+        var record: [String: JSONValue] = [:]
         for result in table.results {
             let cpu = result.cpuPerRun!
-            var entry: [String: Any] = ["cpu_s": cpu.estimate, "cpu_low_s": cpu.lower, "cpu_high_s": cpu.upper,
-                                        "wall_mean_s": result.statistics.mean, "runs": result.samples.count,
-                                        "cpu_runs": result.cpuSamples?.count ?? 0, "cores_busy": result.coresBusy ?? 0]
+            var entry: [String: JSONValue] = [
+                "cpu_s": .number(cpu.estimate), "cpu_low_s": .number(cpu.lower), "cpu_high_s": .number(cpu.upper),
+                "wall_mean_s": .number(result.statistics.mean), "runs": .number(Double(result.samples.count)),
+                "cpu_runs": .number(Double(result.cpuSamples?.count ?? 0)), "cores_busy": .number(result.coresBusy ?? 0),
+            ]
             if let energy = result.energy, let package = energy.packagePerRun {
-                entry["energy_j"] = package.estimate
-                entry["energy_runs"] = energy.packageSamples.count
-                entry["zones"] = zip(energy.zones, energy.joulesPerRun).map { ["name": $0.0.name, "joules_per_run": $0.1] }
+                entry["energy_j"] = .number(package.estimate)
+                entry["energy_runs"] = .number(Double(energy.packageSamples.count))
+                entry["zones"] = .array(zip(energy.zones, energy.joulesPerRun).map {
+                    ["name": .string($0.0.name), "joules_per_run": .number($0.1)]
+                })
             }
-            record[result.name] = entry
+            record[result.name] = .object(entry)
         }
         let ratio = table.results[2].cpuRatio(to: table.results[1])!
-        record["ratio_two_to_one"] = [ratio.estimate, ratio.lower, ratio.upper]
-        record["energy"] = table.results[0].energy?.summary ?? "not measured"
-        let data = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
-        print(String(decoding: data, as: UTF8.self))
+        record["ratio_two_to_one"] = .array([ratio.estimate, ratio.lower, ratio.upper].map(JSONValue.number))
+        record["energy"] = .string(table.results[0].energy?.summary ?? "not measured")
+        print(JSONValue.object(record).serializedText(sortingKeys: true))
     }
 }

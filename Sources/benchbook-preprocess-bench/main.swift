@@ -7,6 +7,7 @@
 import BenchbookImage
 import BenchbookTensor
 import Foundation
+import JSONCore
 
 /// Command-line options.
 struct Options {
@@ -62,10 +63,11 @@ func measure(runs: Int, warmUp: Int = 3, _ body: () throws -> Void) rethrows -> 
     return timings
 }
 
-func summary(_ timings: Timings) -> [String: Double] {
+func summary(_ timings: Timings) -> JSONValue {
     let wall = timings.wall.sorted(), cpu = timings.cpu.sorted()
-    return ["min_s": wall.first!, "median_s": wall[wall.count / 2], "mean_s": wall.reduce(0, +) / Double(wall.count),
-            "cpu_min_s": cpu.first!, "cpu_median_s": cpu[cpu.count / 2]]
+    return ["min_s": .number(wall.first!), "median_s": .number(wall[wall.count / 2]),
+            "mean_s": .number(wall.reduce(0, +) / Double(wall.count)),
+            "cpu_min_s": .number(cpu.first!), "cpu_median_s": .number(cpu[cpu.count / 2])]
 }
 
 /// The course's MobileNetV2 input: draft-decode, shorter side to 224 (bilinear), centre
@@ -78,7 +80,7 @@ func photoToTensor(_ path: String) throws -> Tensor {
 }
 
 let options = Options(arguments: CommandLine.arguments)
-var results: [String: Any] = [:]
+var results: [String: JSONValue] = [:]
 do {
     if !options.jpeg.isEmpty {
         let times = try measure(runs: options.runs) { _ = try photoToTensor(options.jpeg) }
@@ -97,7 +99,7 @@ do {
             try tensor.floats.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: URL(fileURLWithPath: path))
         }
         results["jpeg_to_tensor"] = summary(times)
-        results["jpeg_to_tensor_shape"] = tensor.shape
+        results["jpeg_to_tensor_shape"] = .array(tensor.shape.map { .number(Double($0)) })
     }
 
     // Fashion-MNIST: read the 10k test set (gzip + IDX), then every image to [1, 1, 28, 28] in [0, 1].
@@ -116,8 +118,8 @@ do {
     }
     results["fashion_load"] = summary(loadTimes)
     results["fashion_pipeline"] = summary(pipelineTimes)
-    results["fashion_count"] = test.count
-    results["fashion_checksum"] = checksum
+    results["fashion_count"] = .number(Double(test.count))
+    results["fashion_checksum"] = .number(checksum)
 
     // Softmax + top-5 over 1000 classes.
     var generator = SystemRandomNumberGenerator()
@@ -128,8 +130,7 @@ do {
     }.perCall(repetitions)
     results["softmax_top5"] = summary(softmaxTimes)
 
-    let json = try JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
-    print(String(decoding: json, as: UTF8.self))
+    print(JSONValue.object(results).serializedText(sortingKeys: true, indented: true))
 } catch {
     FileHandle.standardError.write(Data("benchbook-preprocess-bench: \(error)\n".utf8))
     exit(1)

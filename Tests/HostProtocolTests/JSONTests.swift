@@ -85,6 +85,38 @@ import Testing
         #expect(try JSONValue(parsing: Array(#""é€😀""#.utf8), validatingUTF8: true) == "é€😀")
     }
 
+    /// Indented text (for files people read) holds the same value, one member a line.
+    @Test func indentedTextIsTheSameValueOneMemberALine() throws {
+        let value: JSONValue = ["b": [1, .number(2.5), [:], []], "a": ["x": "y\n"], "c": nil]
+        let text = value.serializedText(sortingKeys: true, indented: true)
+        #expect(text == """
+            {
+              "a": {
+                "x": "y\\n"
+              },
+              "b": [
+                1,
+                2.5,
+                {},
+                []
+              ],
+              "c": null
+            }
+            """)
+        #expect(try JSONValue(parsing: text) == value)
+        let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [])
+        #expect(Self.value(from: theirs) == value)
+        #expect(JSONValue.number(3).serializedText(indented: true) == "3")
+        #expect(value.serializedText(sortingKeys: true) == #"{"a":{"x":"y\n"},"b":[1,2.5,{},[]],"c":null}"#)
+    }
+
+    @Test func doubleValueIsAnyNumberAndOnlyANumber() {
+        #expect(JSONValue.number(0.25).doubleValue == 0.25)
+        #expect(JSONValue.number(3).doubleValue == 3)
+        #expect(JSONValue.string("3").doubleValue == nil)
+        #expect(JSONValue.bool(true).doubleValue == nil)
+    }
+
     /// Foundation's parse result as a JSONValue.
     static func value(from object: Any) -> JSONValue {
         switch object {

@@ -1,6 +1,6 @@
 import BenchbookImage
 import BenchbookTensor
-import Foundation
+import JSONCore
 
 /// What a course model file says about itself in its `benchbook.json` (a TorchScript/PyTorch
 /// Lite extra file, or a TensorFlow Lite metadata buffer, written by scripts/models/): input
@@ -15,47 +15,60 @@ struct ModelMetadata {
     var preprocessing: Preprocessing?
     var note: String?
 
-    /// Parses the JSON; `nil` when it is empty or not an object.
+    /// Parses the JSON; `nil` when it is empty or not an object. A member of the wrong kind
+    /// is read as absent (a list with one element of the wrong kind, as a whole).
     init?(json: String) {
-        guard !json.isEmpty, let data = json.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        guard case .object(let object)? = try? JSONValue(parsing: json) else { return nil }
         func tensors(_ key: String) -> [TensorDescription] {
-            (object[key] as? [[String: Any]] ?? []).map { entry in
-                TensorDescription(name: entry["name"] as? String,
-                                  shape: (entry["shape"] as? [Int]),
-                                  elementType: (entry["dtype"] as? String).flatMap(ElementType.init(rawValue:)),
-                                  layout: (entry["layout"] as? String).flatMap(Layout.init(rawValue:)))
+            (Self.every(object[key], \.objectValue) ?? []).map { entry in
+                TensorDescription(name: entry["name"]?.stringValue,
+                                  shape: Self.every(entry["shape"], \.intValue),
+                                  elementType: entry["dtype"]?.stringValue.flatMap(ElementType.init(rawValue:)),
+                                  layout: entry["layout"]?.stringValue.flatMap(Layout.init(rawValue:)))
             }
         }
         inputs = tensors("inputs")
         outputs = tensors("outputs")
-        labels = object["labels"] as? [String]
-        preprocessing = (object["preprocessing"] as? [String: Any]).flatMap(Self.recipe)
-        note = object["note"] as? String
+        labels = Self.every(object["labels"], \.stringValue)
+        preprocessing = object["preprocessing"]?.objectValue.flatMap(Self.recipe)
+        note = object["note"]?.stringValue
+    }
+
+    /// The elements of an array read by `element`; nil when it is not an array or one of
+    /// its elements is not of that kind.
+    private static func every<Element>(_ value: JSONValue?, _ element: (JSONValue) -> Element?) -> [Element]? {
+        guard let elements = value?.arrayValue else { return nil }
+        var read: [Element] = []
+        read.reserveCapacity(elements.count)
+        for value in elements {
+            guard let one = element(value) else { return nil }
+            read.append(one)
+        }
+        return read
     }
 
     /// A ``Preprocessing`` from the recorded keys: `shorter_side` or `size` (exact, squashed),
     /// `center_crop`, `filter`, `scale`, `mean`, `std`, `layout`, `channels` ("RGB" or "gray").
-    private static func recipe(_ entry: [String: Any]) -> Preprocessing? {
+    private static func recipe(_ entry: [String: JSONValue]) -> Preprocessing? {
         var recipe = Preprocessing()
-        if let side = entry["shorter_side"] as? Int {
+        if let side = entry["shorter_side"]?.intValue {
             recipe.resize = .shorterSide(side)
-        } else if let size = entry["size"] as? Int {
+        } else if let size = entry["size"]?.intValue {
             recipe.resize = .exact(Size(square: size))
         }
-        if let crop = entry["center_crop"] as? Int { recipe.centerCrop = Size(square: crop) }
-        if let name = entry["filter"] as? String {
+        if let crop = entry["center_crop"]?.intValue { recipe.centerCrop = Size(square: crop) }
+        if let name = entry["filter"]?.stringValue {
             guard let filter = ResizeFilter(rawValue: name) else { return nil }
             recipe.resizeFilter = filter
         }
-        let scale = (entry["scale"] as? NSNumber)?.floatValue ?? 1
-        let mean = (entry["mean"] as? [NSNumber])?.map(\.floatValue) ?? [0]
-        let std = (entry["std"] as? [NSNumber])?.map(\.floatValue) ?? [1]
+        let scale = entry["scale"]?.doubleValue.map(Float.init) ?? 1
+        let mean = every(entry["mean"], \.doubleValue)?.map(Float.init) ?? [0]
+        let std = every(entry["std"], \.doubleValue)?.map(Float.init) ?? [1]
         let known: [Normalization] = [.imageNet, .unit, .symmetric, .raw, .efficientNetLite]
         recipe.normalization = known.first { $0.scale == scale && $0.mean == mean && $0.std == std }
             ?? Normalization(name: "recorded", scale: scale, mean: mean, std: std)
-        if let layout = (entry["layout"] as? String).flatMap(Layout.init(rawValue:)) { recipe.layout = layout }
-        switch entry["channels"] as? String {
+        if let layout = entry["layout"]?.stringValue.flatMap(Layout.init(rawValue:)) { recipe.layout = layout }
+        switch entry["channels"]?.stringValue {
         case "RGB"?: recipe.convertsToRGB = true
         case "gray"?: recipe.grayscale = .bt601
         default: break
