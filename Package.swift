@@ -79,7 +79,9 @@ let package = Package(
                           swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         // The compiler, loaded once as the toolchain's in-process SourceKit (dlopen).
         .target(name: "CSourceKit", path: "Sources/Kernel/Compiler/CSourceKit", linkerSettings: [.linkedLibrary("dl")]),
-        .executableTarget(name: "benchbook-cell-compiler", dependencies: ["CSourceKit", "CHostSupport", "CellSource", "HostProtocol", "SystemSupport"], path: "Sources/Kernel/Compiler/benchbook-cell-compiler"),
+        // glibc malloc kept from handing memory back between compiles (the compiler's main.swift).
+        .target(name: "CMallocTuning", path: "Sources/Kernel/Compiler/CMallocTuning"),
+        .executableTarget(name: "benchbook-cell-compiler", dependencies: ["CSourceKit", "CMallocTuning", "CellSource", "HostProtocol", "SystemSupport"], path: "Sources/Kernel/Compiler/benchbook-cell-compiler"),
         .target(name: "CellEngine", dependencies: ["CellSource", "HostProtocol", "SystemSupport", "JSONCore", "CLibCrypto"], path: "Sources/Kernel/Cells/CellEngine"),
         .target(name: "CellCompletion", dependencies: ["CellEngine", "CellSource", "SystemSupport", "JSONCore"], path: "Sources/Kernel/Cells/CellCompletion"),
         .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"], path: "Sources/Kernel/Jupyter/BenchbookKernel"),
@@ -87,7 +89,6 @@ let package = Package(
         // What the kernelspec starts: binds the kernel's ports at once, then execs benchbook-kernel (C, no Swift libraries to load);
         // CSystemSupport for the hand-over's format (listening_sockets.h), which the kernel reads too.
         .executableTarget(name: "benchbook-kernel-launcher", dependencies: ["CConnectionFile", "CSystemSupport"], path: "Sources/Kernel/Jupyter/benchbook-kernel-launcher"),
-        .target(name: "CHostSupport"),
         .executableTarget(name: "benchbook-cell-host", dependencies: ["HostProtocol", "SystemSupport"], path: "Sources/Library/benchbook-cell-host",
                           swiftSettings: [.swiftLanguageMode(.v5)]),
 
