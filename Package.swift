@@ -93,8 +93,9 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // MARK: Notebook library
-        .target(name: "CBenchbookSupport", dependencies: ["CHostSeam", "CSystemSupport"]),
-        .target(name: "BenchbookRuntime", dependencies: ["CBenchbookSupport", "HostProtocol", "SystemSupport", "JSONCore"], path: "Sources/Library/BenchbookRuntime"),
+        // The cell host's C side: interrupt flag, cell threads, crash reporter, snapshots.
+        .target(name: "CCellHost", dependencies: ["CHostSeam", "CSystemSupport"], path: "Sources/Library/CCellHost"),
+        .target(name: "BenchbookRuntime", dependencies: ["CCellHost", "HostProtocol", "SystemSupport", "JSONCore"], path: "Sources/Library/BenchbookRuntime"),
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"], path: "Sources/Library/BenchbookTensor"),
         .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"], path: "Sources/Library/BenchbookBenchmark"),
         .target(name: "BenchbookCharts", dependencies: ["BenchbookRuntime", "BenchbookBenchmark", "CCairo"], path: "Sources/Library/BenchbookCharts"),
