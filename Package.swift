@@ -46,7 +46,7 @@ let package = Package(
         .executable(name: "benchbook-cell-compiler", targets: ["benchbook-cell-compiler"]),
     ],
     targets: [
-        // MARK: System libraries
+        // MARK: System libraries (Sources/System)
         .systemLibrary(name: "CZeroMQ", path: "Sources/System/CZeroMQ",
                        providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CLibCrypto", path: "Sources/System/CLibCrypto",
@@ -55,7 +55,7 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/System/CZlib", providers: [.apt(["zlib1g-dev"])]),
 
-        // MARK: Shared by the kernel, its helper processes and the notebook library
+        // MARK: Shared by the kernel, its helper processes and the notebook library (Sources/Shared)
         // JSON values with a reader and writer that need no Foundation.
         .target(name: "JSONCore", path: "Sources/Shared/JSONCore"),
         // The one process layer: spawn, descriptors, poll, reap, limits, errno; the launcher's socket hand-over format.
@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "CHostSeam", path: "Sources/Shared/CHostSeam"),
         .target(name: "HostProtocol", dependencies: ["CHostSeam", "JSONCore", "SystemSupport"], path: "Sources/Shared/HostProtocol"),
 
-        // MARK: Kernel side (not part of the notebook library)
+        // MARK: Kernel side, not part of the notebook library (Sources/Kernel)
         // The one reading of a connection file, for the launcher (C) and the kernel.
         .target(name: "CConnectionFile", path: "Sources/Kernel/Jupyter/CConnectionFile"),
         .target(name: "JupyterWire", dependencies: ["JSONCore", "CZeroMQ", "CLibCrypto", "CConnectionFile"], path: "Sources/Kernel/Jupyter/JupyterWire"),
@@ -89,21 +89,19 @@ let package = Package(
         // What the kernelspec starts: binds the kernel's ports at once, then execs benchbook-kernel (C, no Swift libraries to load);
         // CSystemSupport for the hand-over's format (listening_sockets.h), which the kernel reads too.
         .executableTarget(name: "benchbook-kernel-launcher", dependencies: ["CConnectionFile", "CSystemSupport"], path: "Sources/Kernel/Jupyter/benchbook-kernel-launcher"),
-        .executableTarget(name: "benchbook-cell-host", dependencies: ["HostProtocol", "SystemSupport"], path: "Sources/Library/benchbook-cell-host",
-                          swiftSettings: [.swiftLanguageMode(.v5)]),
 
-        // MARK: Notebook library
+        // MARK: Notebook library and the cell host it runs in (Sources/Library)
         // The cell host's C side: interrupt flag, cell threads, crash reporter, snapshots.
         .target(name: "CCellHost", dependencies: ["CHostSeam", "CSystemSupport"], path: "Sources/Library/CCellHost"),
         .target(name: "BenchbookRuntime", dependencies: ["CCellHost", "HostProtocol", "SystemSupport", "JSONCore"], path: "Sources/Library/BenchbookRuntime"),
+        .executableTarget(name: "benchbook-cell-host", dependencies: ["HostProtocol", "SystemSupport"], path: "Sources/Library/benchbook-cell-host",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"], path: "Sources/Library/BenchbookTensor"),
         .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"], path: "Sources/Library/BenchbookBenchmark"),
         .target(name: "BenchbookCharts", dependencies: ["BenchbookRuntime", "BenchbookBenchmark", "CCairo"], path: "Sources/Library/BenchbookCharts"),
-        .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "BenchbookCharts"], path: "Sources/Tools/benchbook-bench"),
         .target(name: "CImageCodecs", path: "Sources/Library/CImageCodecs",
                 linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
         .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs", "SystemSupport"], path: "Sources/Library/BenchbookImage"),
-        .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage"], path: "Sources/Tools/benchbook-preprocess-bench"),
         // Models (issue 5): libtorch through a C shim in its own library (BenchbookTorch),
         // opened on first use through CTorch; LiteRT through dlopen.
         .target(name: "CTorch", path: "Sources/Library/CTorch", linkerSettings: [.linkedLibrary("dl")]),
@@ -114,10 +112,14 @@ let package = Package(
                                  .linkedLibrary("gomp"), .linkedLibrary("glog")]),
         .target(name: "CLiteRT", dependencies: ["CSystemSupport"], path: "Sources/Library/CLiteRT", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "CZlib", "SystemSupport"], path: "Sources/Library/BenchbookModels"),
-        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark"], path: "Sources/Tools/benchbook-models"),
         // Jupyter widgets (issue 14): ipywidgets 8 models over the runtime's comms.
         .target(name: "BenchbookWidgets", dependencies: ["BenchbookRuntime", "JSONCore"], path: "Sources/Library/BenchbookWidgets"),
         .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts", "BenchbookWidgets"], path: "Sources/Library/Benchbook"),
+
+        // MARK: Tools (Sources/Tools): the library's command-line side, for the Makefile and the Python drivers
+        .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "BenchbookCharts"], path: "Sources/Tools/benchbook-bench"),
+        .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage"], path: "Sources/Tools/benchbook-preprocess-bench"),
+        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark"], path: "Sources/Tools/benchbook-models"),
 
         // MARK: Tests
         .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire", "EngineTestSupport"]),
