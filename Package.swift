@@ -46,7 +46,7 @@ let package = Package(
         .executable(name: "benchbook-cell-compiler", targets: ["benchbook-cell-compiler"]),
     ],
     targets: [
-        // MARK: System libraries
+        // MARK: System libraries (Sources/System)
         .systemLibrary(name: "CZeroMQ", path: "Sources/System/CZeroMQ",
                        providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CLibCrypto", path: "Sources/System/CLibCrypto",
@@ -55,67 +55,71 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/System/CZlib", providers: [.apt(["zlib1g-dev"])]),
 
-        // MARK: Shared by the kernel, its helper processes and the notebook library
+        // MARK: Shared by the kernel, its helper processes and the notebook library (Sources/Shared)
         // JSON values with a reader and writer that need no Foundation.
-        .target(name: "JSONCore"),
+        .target(name: "JSONCore", path: "Sources/Shared/JSONCore"),
         // The one process layer: spawn, descriptors, poll, reap, limits, errno; the launcher's socket hand-over format.
-        .target(name: "CSystemSupport"),
-        .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
+        .target(name: "CSystemSupport", path: "Sources/Shared/CSystemSupport"),
+        .target(name: "SystemSupport", dependencies: ["CSystemSupport"], path: "Sources/Shared/SystemSupport"),
         // Commands and events between the kernel and the cell host, and the names generated
         // cell code uses; the seam's numbers, names and snapshot message in one C header.
-        .target(name: "CHostSeam"),
-        .target(name: "HostProtocol", dependencies: ["CHostSeam", "JSONCore", "SystemSupport"]),
+        .target(name: "CHostSeam", path: "Sources/Shared/CHostSeam"),
+        .target(name: "HostProtocol", dependencies: ["CHostSeam", "JSONCore", "SystemSupport"], path: "Sources/Shared/HostProtocol"),
 
-        // MARK: Kernel side (not part of the notebook library)
+        // MARK: Kernel side, not part of the notebook library (Sources/Kernel)
         // The one reading of a connection file, for the launcher (C) and the kernel.
-        .target(name: "CConnectionFile"),
-        .target(name: "JupyterWire", dependencies: ["JSONCore", "CZeroMQ", "CLibCrypto", "CConnectionFile"]),
+        .target(name: "CConnectionFile", path: "Sources/Kernel/Jupyter/CConnectionFile"),
+        .target(name: "JupyterWire", dependencies: ["JSONCore", "CZeroMQ", "CLibCrypto", "CConnectionFile"], path: "Sources/Kernel/Jupyter/JupyterWire"),
         // What the kernel knows about a cell's text (no parser here: see CellParsing).
-        .target(name: "CellSource"),
+        .target(name: "CellSource", path: "Sources/Kernel/Cells/CellSource"),
         // SwiftParser, run only in the cell parser process so cell text cannot hurt the kernel.
-        .target(name: "CellParsing", dependencies: ["CellSource", "HostProtocol", "SystemSupport"],
+        .target(name: "CellParsing", dependencies: ["CellSource", "HostProtocol", "SystemSupport"], path: "Sources/Kernel/Parser/CellParsing",
                 swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
-        .executableTarget(name: "benchbook-cell-parser", dependencies: ["CellParsing"],
+        .executableTarget(name: "benchbook-cell-parser", dependencies: ["CellParsing"], path: "Sources/Kernel/Parser/benchbook-cell-parser",
                           swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         // The compiler, loaded once as the toolchain's in-process SourceKit (dlopen).
-        .target(name: "CSourceKit", linkerSettings: [.linkedLibrary("dl")]),
-        .executableTarget(name: "benchbook-cell-compiler", dependencies: ["CSourceKit", "CHostSupport", "CellSource", "HostProtocol", "SystemSupport"]),
-        .target(name: "CellEngine", dependencies: ["CellSource", "HostProtocol", "SystemSupport", "JSONCore", "CLibCrypto"]),
-        .target(name: "CellCompletion", dependencies: ["CellEngine", "CellSource", "SystemSupport", "JSONCore"]),
-        .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"]),
-        .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel", "CellCompletion", "CellEngine", "JupyterWire", "SystemSupport"]),
+        .target(name: "CSourceKit", path: "Sources/Kernel/Compiler/CSourceKit", linkerSettings: [.linkedLibrary("dl")]),
+        // glibc malloc kept from handing memory back between compiles (the compiler's main.swift).
+        .target(name: "CMallocTuning", path: "Sources/Kernel/Compiler/CMallocTuning"),
+        .executableTarget(name: "benchbook-cell-compiler", dependencies: ["CSourceKit", "CMallocTuning", "CellSource", "HostProtocol", "SystemSupport"], path: "Sources/Kernel/Compiler/benchbook-cell-compiler"),
+        .target(name: "CellEngine", dependencies: ["CellSource", "HostProtocol", "SystemSupport", "JSONCore", "CLibCrypto"], path: "Sources/Kernel/Cells/CellEngine"),
+        .target(name: "CellCompletion", dependencies: ["CellEngine", "CellSource", "SystemSupport", "JSONCore"], path: "Sources/Kernel/Cells/CellCompletion"),
+        .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"], path: "Sources/Kernel/Jupyter/BenchbookKernel"),
+        .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel", "CellCompletion", "CellEngine", "JupyterWire", "SystemSupport"], path: "Sources/Kernel/Jupyter/benchbook-kernel"),
         // What the kernelspec starts: binds the kernel's ports at once, then execs benchbook-kernel (C, no Swift libraries to load);
         // CSystemSupport for the hand-over's format (listening_sockets.h), which the kernel reads too.
-        .executableTarget(name: "benchbook-kernel-launcher", dependencies: ["CConnectionFile", "CSystemSupport"]),
-        .target(name: "CHostSupport"),
-        .executableTarget(name: "benchbook-cell-host", dependencies: ["HostProtocol", "SystemSupport"],
-                          swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "benchbook-kernel-launcher", dependencies: ["CConnectionFile", "CSystemSupport"], path: "Sources/Kernel/Jupyter/benchbook-kernel-launcher"),
 
-        // MARK: Notebook library
-        .target(name: "CBenchbookSupport", dependencies: ["CHostSeam", "CSystemSupport"]),
-        .target(name: "BenchbookRuntime", dependencies: ["CBenchbookSupport", "HostProtocol", "SystemSupport", "JSONCore"]),
-        .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"]),
-        .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"]),
-        .target(name: "BenchbookCharts", dependencies: ["BenchbookRuntime", "BenchbookBenchmark", "CCairo"]),
-        .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "BenchbookCharts", "JSONCore"]),
-        .target(name: "CImageCodecs",
+        // MARK: Notebook library and the cell host it runs in (Sources/Library)
+        // The cell host's C side: interrupt flag, cell threads, crash reporter, snapshots.
+        .target(name: "CCellHost", dependencies: ["CHostSeam", "CSystemSupport"], path: "Sources/Library/CCellHost"),
+        .target(name: "BenchbookRuntime", dependencies: ["CCellHost", "HostProtocol", "SystemSupport", "JSONCore"], path: "Sources/Library/BenchbookRuntime"),
+        .executableTarget(name: "benchbook-cell-host", dependencies: ["HostProtocol", "SystemSupport"], path: "Sources/Library/benchbook-cell-host",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"], path: "Sources/Library/BenchbookTensor"),
+        .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"], path: "Sources/Library/BenchbookBenchmark"),
+        .target(name: "BenchbookCharts", dependencies: ["BenchbookRuntime", "BenchbookBenchmark", "CCairo"], path: "Sources/Library/BenchbookCharts"),
+        .target(name: "CImageCodecs", path: "Sources/Library/CImageCodecs",
                 linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
-        .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs", "SystemSupport"]),
-        .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage", "JSONCore"]),
+        .target(name: "BenchbookImage", dependencies: ["BenchbookRuntime", "BenchbookTensor", "CImageCodecs", "SystemSupport"], path: "Sources/Library/BenchbookImage"),
         // Models (issue 5): libtorch through a C shim in its own library (BenchbookTorch),
         // opened on first use through CTorch; LiteRT through dlopen.
-        .target(name: "CTorch", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CTorchShim", dependencies: ["CSystemSupport"],
+        .target(name: "CTorch", path: "Sources/Library/CTorch", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CTorchShim", dependencies: ["CSystemSupport"], path: "Sources/Library/CTorchShim",
                 cxxSettings: [.define("_GLIBCXX_USE_CXX11_ABI", to: "1"),
                               .unsafeFlags(["-std=c++17", "-I/usr/include/torch/csrc/api/include", "-w"])],
                 linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10"),
                                  .linkedLibrary("gomp"), .linkedLibrary("glog")]),
-        .target(name: "CLiteRT", dependencies: ["CSystemSupport"], linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "CZlib", "JSONCore", "SystemSupport"]),
-        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "JSONCore"]),
+        .target(name: "CLiteRT", dependencies: ["CSystemSupport"], path: "Sources/Library/CLiteRT", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "CZlib", "JSONCore", "SystemSupport"], path: "Sources/Library/BenchbookModels"),
         // Jupyter widgets (issue 14): ipywidgets 8 models over the runtime's comms.
-        .target(name: "BenchbookWidgets", dependencies: ["BenchbookRuntime", "JSONCore"]),
-        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts", "BenchbookWidgets"]),
+        .target(name: "BenchbookWidgets", dependencies: ["BenchbookRuntime", "JSONCore"], path: "Sources/Library/BenchbookWidgets"),
+        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts", "BenchbookWidgets"], path: "Sources/Library/Benchbook"),
+
+        // MARK: Tools (Sources/Tools): the library's command-line side, for the Makefile and the Python drivers
+        .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "BenchbookCharts", "JSONCore"], path: "Sources/Tools/benchbook-bench"),
+        .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage", "JSONCore"], path: "Sources/Tools/benchbook-preprocess-bench"),
+        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "JSONCore"], path: "Sources/Tools/benchbook-models"),
 
         // MARK: Tests
         .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire", "EngineTestSupport"]),

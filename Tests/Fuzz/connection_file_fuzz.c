@@ -1,4 +1,4 @@
-// libFuzzer target for the connection-file reader (Sources/CConnectionFile), built with
+// libFuzzer target for the connection-file reader (Sources/Kernel/Jupyter/CConnectionFile), built with
 // AddressSanitizer and UndefinedBehaviorSanitizer by `make test-hostile`. Besides memory
 // errors it aborts on a reading that breaks the reader's promises: a refusal without a
 // reason, or an accepted file with a missing field or a port out of range.

@@ -24,12 +24,12 @@ def examples():
     """(id, code) of every doc-comment example, with the `///` prefix removed."""
     found = []
     for module in LIBRARY:
-        for path in sorted((ROOT / "Sources" / module).rglob("*.swift")):
+        for path in sorted((ROOT / "Sources" / "Library" / module).rglob("*.swift")):
             text = path.read_text()
             for match in BLOCK.finditer(text):
                 lines = [re.sub(r"^\s*/// ?", "", line) for line in match.group(1).splitlines()]
                 line_number = text[:match.start()].count("\n") + 1
-                found.append((f"{path.relative_to(ROOT / 'Sources')}:{line_number}", "\n".join(lines)))
+                found.append((f"{path.relative_to(ROOT / 'Sources' / 'Library')}:{line_number}", "\n".join(lines)))
     return found
 
 

@@ -1,6 +1,6 @@
 """Percentiles with the notebook library's definition.
 
-LatencyStatistics.percentile (Sources/BenchbookBenchmark/Statistics/LatencyStatistics.swift)
+LatencyStatistics.percentile (Sources/Library/BenchbookBenchmark/Statistics/LatencyStatistics.swift)
 interpolates linearly between the two nearest ranks, as NumPy's default (method="linear");
 every script and test here uses this one, so a p90 printed by a script and one printed by
 a notebook mean the same thing.

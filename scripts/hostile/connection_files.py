@@ -1,5 +1,5 @@
 """The connection-file part of `make test-hostile` (issue 37): the shared C reader
-(Sources/CConnectionFile) fuzzed under AddressSanitizer and UndefinedBehaviorSanitizer with
+(Sources/Kernel/Jupyter/CConnectionFile) fuzzed under AddressSanitizer and UndefinedBehaviorSanitizer with
 libFuzzer, then compared file by file with a reference reader written here from the rules
 in CConnectionFile.h, on generated damaged files.
 
@@ -31,8 +31,8 @@ MAX_BYTES = 1 << 20
 def build(build_dir):
     """The libFuzzer target and the checking program, both with the sanitizers."""
     build_dir.mkdir(parents=True, exist_ok=True)
-    sources = [str(ROOT / "Sources/CConnectionFile/connection_file.c")]
-    include = ["-I", str(ROOT / "Sources/CConnectionFile/include")]
+    sources = [str(ROOT / "Sources/Kernel/Jupyter/CConnectionFile/connection_file.c")]
+    include = ["-I", str(ROOT / "Sources/Kernel/Jupyter/CConnectionFile/include")]
     common = [CLANG, "-g", "-O1", "-fuse-ld=lld", *SANITIZERS, *include, *sources]
     fuzz = build_dir / "connection-file-fuzz"
     check = build_dir / "connection-file-check"

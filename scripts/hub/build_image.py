@@ -132,8 +132,8 @@ def stage_benchbook(destination, checkout):
         target.write_text(modulemap.read_text().replace(str(checkout) + "/", IN_IMAGE + "/"))
     sources = checkout / "Sources"
     copy_tree(sources / "System", destination / "Sources" / "System")
-    for include in sorted(sources.glob("C*/include")):
-        copy_tree(include, destination / "Sources" / include.parent.name / "include")
+    for include in sorted(sources.glob("**/C*/include")):
+        copy_tree(include, destination / include.relative_to(checkout))
     copy_tree(checkout / "kernels" / "swift", destination / "kernels" / "swift")
     (destination / "scripts").mkdir()
     link_or_copy(checkout / "scripts" / "install_kernelspec.py", destination / "scripts" / "install_kernelspec.py")

@@ -10,7 +10,7 @@
 // kernel starts one beside itself, kills it when a cell is interrupted while compiling,
 // and starts swift-frontend instead when this process cannot compile.
 
-import CHostSupport
+import CMallocTuning
 import CSourceKit
 import CellSource
 import Foundation

@@ -1,4 +1,4 @@
-#include "CHostSupport.h"
+#include "CMallocTuning.h"
 
 #include <malloc.h>
 

@@ -1,4 +1,4 @@
-#include "CBenchbookSupport.h"
+#include "CCellHost.h"
 
 #include <malloc.h>
 #include <signal.h>

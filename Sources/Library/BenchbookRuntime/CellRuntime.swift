@@ -1,5 +1,5 @@
 import Dispatch
-internal import CBenchbookSupport
+internal import CCellHost
 import Foundation
 internal import HostProtocol
 

@@ -1,5 +1,5 @@
-#ifndef CHOST_SUPPORT_H
-#define CHOST_SUPPORT_H
+#ifndef CMALLOC_TUNING_H
+#define CMALLOC_TUNING_H
 
 /// Fixes glibc malloc's thresholds so that memory freed at the end of one compile stays in
 /// the process for the next (the cell compiler, see its main.swift): blocks up to

@@ -1,4 +1,4 @@
-public import CBenchbookSupport
+public import CCellHost
 
 extension _BenchbookCell {
     /// True when the user interrupted the cell: one relaxed atomic load, inlined into the

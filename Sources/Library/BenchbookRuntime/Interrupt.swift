@@ -1,4 +1,4 @@
-internal import CBenchbookSupport
+internal import CCellHost
 
 /// Thrown by long-running library work when the user interrupts the cell.
 public struct InterruptedError: Error, CustomStringConvertible {

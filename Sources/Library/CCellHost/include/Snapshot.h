@@ -1,5 +1,5 @@
-#ifndef CBENCHBOOK_SNAPSHOT_H
-#define CBENCHBOOK_SNAPSHOT_H
+#ifndef CCELL_HOST_SNAPSHOT_H
+#define CCELL_HOST_SNAPSHOT_H
 
 /// What `bb_take_snapshot` returns.
 typedef enum {

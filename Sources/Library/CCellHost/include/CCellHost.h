@@ -1,5 +1,5 @@
-#ifndef CBENCHBOOK_SUPPORT_H
-#define CBENCHBOOK_SUPPORT_H
+#ifndef CCELL_HOST_H
+#define CCELL_HOST_H
 
 /// Installs a SIGINT handler that only records that an interrupt was asked for.
 /// Safe to call more than once. The kernel sends SIGINT to the cell host on

@@ -78,7 +78,7 @@ do {
             print("  \(damage): thrown \(counts.thrown), loaded and ran \(counts.ran)")
         }
     default:
-        print("usage: benchbook-models describe|accuracy|bench|profile|threads|corrupt|recipe|costs ... (see Sources/benchbook-models/main.swift)")
+        print("usage: benchbook-models describe|accuracy|bench|profile|threads|corrupt|recipe|costs ... (see Sources/Tools/benchbook-models/main.swift)")
     }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))

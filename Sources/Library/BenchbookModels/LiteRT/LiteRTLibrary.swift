@@ -50,9 +50,9 @@ enum LiteRTLibrary {
         if let executable = try? fileManager.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             starts.append((executable as NSString).deletingLastPathComponent)
         }
-        // The checkout this file was compiled in (Sources/BenchbookModels/LiteRT/ -> root).
+        // The checkout this file was compiled in (Sources/Library/BenchbookModels/LiteRT/ -> root).
         starts.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().path)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path)
         var visited = Set<String>()
         for start in starts {
             var directory = URL(fileURLWithPath: start).standardizedFileURL

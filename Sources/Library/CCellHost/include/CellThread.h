@@ -1,5 +1,5 @@
-#ifndef CBENCHBOOK_CELL_THREAD_H
-#define CBENCHBOOK_CELL_THREAD_H
+#ifndef CCELL_HOST_CELL_THREAD_H
+#define CCELL_HOST_CELL_THREAD_H
 
 #include <stddef.h>
 #include <stdint.h>

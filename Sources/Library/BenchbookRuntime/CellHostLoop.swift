@@ -1,4 +1,4 @@
-internal import CBenchbookSupport
+internal import CCellHost
 import Foundation
 internal import HostProtocol
 
