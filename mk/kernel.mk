@@ -4,7 +4,7 @@
 
 .PHONY: test-kernel test-kernel-browser test-completion-idle bench-run-all test-corpus bench-kernel bench-completion bench-recovery bench-normalize bench-output bench-preload
 
-test-kernel: kernelspec ## the kernel through real Jupyter clients
+test-kernel: kernelspec notebook-data ## the kernel through real Jupyter clients (the doc examples read the course photos)
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
 	    Tests/python/test_cell_engine_notebook.py Tests/python/test_cell_model.py Tests/python/test_kernel_seam.py Tests/python/test_frontends.py \
 	    Tests/python/test_kernel_completion.py Tests/python/test_recovery.py Tests/python/test_kernel_launcher.py \
