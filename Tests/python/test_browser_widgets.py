@@ -11,7 +11,6 @@ results/widget-latency.json.
 
 Screenshots of each step are kept in .build/test-artifacts/browser-widgets/ (gitignored).
 """
-import io
 import json
 import os
 import secrets
@@ -21,9 +20,9 @@ import time
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
 
 from benchbook_kit.ports import free_port
+from benchbook_kit.screenshots import differing_share, pixels
 from benchbook_kit.servers import ServerDidNotStart, lab_command, running_server
 
 playwright = pytest.importorskip("playwright.sync_api")
@@ -63,18 +62,6 @@ def lab(tmp_path_factory):
     home_after = sorted(home_lab.rglob("*")) if home_lab.exists() else []
     assert home_after == home_before, f"JupyterLab state left in {home_lab}: {sorted(set(home_after) - set(home_before))}"
     assert (root / "jupyter-config" / "lab" / "workspaces").is_dir(), "the test's JupyterLab saved no workspace"
-
-
-def pixels(png):
-    return Image.open(io.BytesIO(png)).convert("L")
-
-
-def differing_share(a, b):
-    """The share of pixels that differ by more than 16 levels."""
-    if a.size != b.size:
-        return 1.0
-    diff = ImageChops.difference(a, b).point(lambda v: 255 if v > 16 else 0)
-    return diff.histogram()[255] / (a.size[0] * a.size[1])
 
 
 WATCH_SOURCE = """() => {

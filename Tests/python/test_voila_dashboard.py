@@ -7,7 +7,6 @@ difference) and the prediction follows.
 Screenshots go to .build/test-artifacts/voila/; with BENCHBOOK_RECORD_RESULTS=1 the
 dashboard's screenshot is also written to results/figures/voila-explorer.png.
 """
-import io
 import os
 import secrets
 import shutil
@@ -15,10 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
 
 from benchbook_kit import sandbox
 from benchbook_kit.ports import free_port
+from benchbook_kit.screenshots import differing_share, pixels
 from benchbook_kit.servers import ServerDidNotStart, running_server
 
 playwright = pytest.importorskip("playwright.sync_api")
@@ -47,18 +46,6 @@ def voila(tmp_path_factory):
             yield base, token, root
     except ServerDidNotStart as error:
         pytest.fail(str(error))
-
-
-def pixels(png):
-    return Image.open(io.BytesIO(png)).convert("L")
-
-
-def differing_share(a, b):
-    """The share of pixels that differ by more than 16 levels."""
-    if a.size != b.size:
-        return 1.0
-    diff = ImageChops.difference(a, b).point(lambda v: 255 if v > 16 else 0)
-    return diff.histogram()[255] / (a.size[0] * a.size[1])
 
 
 WATCH_SOURCE = """() => {

@@ -11,6 +11,7 @@
 - hub: a JupyterHub with simulated students, their processes by role, the Docker engine,
   the class cache, a class's run
 - report: the Markdown table writer of the benchmarks' reports
+- screenshots: pixels, differing_share (whether a browser test's picture changed)
 - waiting: poll_until, wait_for (the one polling loop), alive (which processes still run)
 
 Not installed: the Makefile exports PYTHONPATH=<checkout>/python for every command it runs,
