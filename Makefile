@@ -51,11 +51,16 @@ apt: ## install the Debian packages in scripts/apt-packages.txt that are missing
 # The PyPI side (Jupyter clients, TensorFlow, LiteRT, Pillow, NumPy) in .venv; redone only
 # when requirements.txt changes. Debian's /usr/bin/python3 (torch 1.13, matching the
 # libtorch the kernel links) is the other Python: see docs/setup-and-layout.md.
+# rfc3987-syntax (brought by nbformat's jsonschema[format-nongpl]) builds Lark parsers for the
+# `iri` formats when jsonschema is imported: 0.8 CPU-s in every Jupyter server, nbclient and
+# papermill start. No Jupyter schema uses those formats; without the module jsonschema leaves
+# them unchecked, so it is removed (docs/class-on-jupyterhub.md).
 $(STAMPS)/venv: requirements.txt | apt
 	@mkdir -p $(STAMPS)
 	test -x $(PYTHON) || $(SYSTEM_PY) -m venv $(VENV)
 	$(PYTHON) -m pip install -q --upgrade pip
 	$(PYTHON) -m pip install -q -r requirements.txt
+	$(PYTHON) -m pip uninstall -q -y rfc3987-syntax
 	touch $@
 
 venv: $(STAMPS)/venv ## create or update the Python virtual environment in .venv

@@ -44,7 +44,7 @@ forget-student: docker-engine ## removes a student's home volume, their saved wo
 	docker volume rm benchbook-home-$(STUDENT)
 
 test-cluster: image ## JupyterHub with DockerSpawner and SwarmSpawner: a student in a container, nothing left
-	$(PYTHON) -m pytest -q Tests/python/test_cluster.py
+	$(PYTHON) -m pytest -q Tests/python/test_spawner_ports.py Tests/python/test_cluster.py
 
 bench-cluster: image kernelspec ## a class of N students in containers and bare, and the cuts (results/)
 	$(PYTHON) scripts/hub/bench_cluster.py --students $(CLUSTER_STUDENTS) --cut-students $(CUT_STUDENTS) $(BENCH_CLUSTER_ARGS) --out results

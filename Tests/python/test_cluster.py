@@ -42,6 +42,15 @@ def engine():
         pytest.fail(f"{IMAGE} is missing: run `make image` (make test-cluster does)")
 
 
+def test_the_images_server_builds_no_iri_parsers(engine):
+    """The image's venv has no rfc3987-syntax (deploy/jupyterhub/Dockerfile): its import would
+    build Lark parsers for jsonschema's `iri` formats in every student's server start."""
+    imported = docker("run", "--rm", "--entrypoint", "/opt/benchbook/.venv/bin/python", IMAGE, "-c",
+                      "import sys, jupyter_server.serverapp, jupyterhub.singleuser, nbformat; "
+                      "print('rfc3987_syntax' in sys.modules)")
+    assert imported == "False"
+
+
 @pytest.fixture(scope="module")
 def swarm(engine):
     """A one-node swarm on the loopback; left again afterwards if it was made here."""

@@ -14,7 +14,32 @@ from traitlets import default
 
 class HostNetworkSpawner(DockerSpawner):
     """Host networking: no port publishing, a free port per server, chosen at start. The
-    base of the two below (a traitlets default must live on a class with traits)."""
+    base of the two below (a traitlets default must live on a class with traits).
+
+    `random_port()` asks the system for a free port and lets it go again; the server binds it
+    seconds later. When many students start at once, two asks can get the same port before
+    either server binds it (seen in a class of 16: the second server could not start, and the
+    Hub, finding the port answering, routed that student to the first student's server). So the
+    ports handed to this Hub's servers are kept until their server stops, and never handed out
+    twice. Thread rules: the Hub runs spawners on one event loop; nothing else touches the set.
+    """
+
+    #: Ports given to servers of this Hub process that have not stopped.
+    ports_in_use = set()
+
+    @staticmethod
+    def reserve_port():
+        """A free port no running server of this Hub was given; kept until released."""
+        while True:
+            port = random_port()
+            if port not in HostNetworkSpawner.ports_in_use:
+                HostNetworkSpawner.ports_in_use.add(port)
+                return port
+
+    @staticmethod
+    def release_port(port):
+        """Lets a stopped server's port be handed out again."""
+        HostNetworkSpawner.ports_in_use.discard(port)
 
     @default("network_name")
     def _default_network_name(self):
@@ -28,8 +53,18 @@ class HostNetworkSpawner(DockerSpawner):
     async def start(self):
         # The port is the node's, so it is chosen afresh for every start (as
         # LocalProcessSpawner does), before the container is created with it.
-        self.port = random_port()
-        return await super().start()
+        self.port = self.reserve_port()
+        try:
+            return await super().start()
+        except BaseException:
+            self.release_port(self.port)
+            raise
+
+    async def stop(self, now=False):
+        try:
+            return await super().stop(now=now)
+        finally:
+            self.release_port(self.port)
 
 
 class HostNetworkDockerSpawner(HostNetworkSpawner):
