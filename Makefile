@@ -52,8 +52,8 @@ apt: ## install the Debian packages in scripts/apt-packages.txt that are missing
 # when requirements.txt changes. Debian's /usr/bin/python3 (torch 1.13, matching the
 # libtorch the kernel links) is the other Python: see docs/setup-and-layout.md.
 # rfc3987-syntax (brought by nbformat's jsonschema[format-nongpl]) builds Lark parsers for the
-# `iri` formats when jsonschema is imported: 0.8 CPU-s in every Jupyter server, nbclient and
-# papermill start. No Jupyter schema uses those formats; without the module jsonschema leaves
+# `iri` formats when jsonschema is imported: 0.7-0.9 CPU-s in every Jupyter server, nbclient
+# and papermill start (results/server-start.md). No Jupyter schema uses those formats; without the module jsonschema leaves
 # them unchecked, so it is removed (docs/class-on-jupyterhub.md).
 $(STAMPS)/venv: requirements.txt | apt
 	@mkdir -p $(STAMPS)
