@@ -1,6 +1,6 @@
 """What a Jupyter server of this project's venv imports when it starts (`make test-hub`):
 jsonschema without rfc3987-syntax, whose import builds Lark parsers for the `iri` formats
-(0.8 CPU-s of each server start; the Makefile's venv target removes it), and notebooks still
+(0.7-0.9 CPU-s of each server start, results/server-start.md; the Makefile's venv target removes it), and notebooks still
 validated against nbformat's schema. The class image is checked in test_cluster.py."""
 import subprocess
 import sys
