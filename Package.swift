@@ -91,11 +91,15 @@ let package = Package(
         .executableTarget(name: "benchbook-kernel-launcher", dependencies: ["CConnectionFile", "CSystemSupport"], path: "Sources/Kernel/Jupyter/benchbook-kernel-launcher"),
 
         // MARK: Notebook library and the cell host it runs in (Sources/Library)
-        // The cell host's C side: interrupt flag, cell threads, crash reporter, snapshots.
-        .target(name: "CCellHost", dependencies: ["CHostSeam", "CSystemSupport"], path: "Sources/Library/CCellHost"),
-        .target(name: "BenchbookRuntime", dependencies: ["CCellHost", "HostProtocol", "SystemSupport", "JSONCore"], path: "Sources/Library/BenchbookRuntime"),
-        .executableTarget(name: "benchbook-cell-host", dependencies: ["HostProtocol", "SystemSupport"], path: "Sources/Library/benchbook-cell-host",
+        // The cell host (Sources/Library/CellHost): its C side (interrupt flag, cell threads, crash
+        // reporter, snapshots); its loop and the runtime generated cell code calls, a module of the
+        // notebook library so that the host and every cell share one copy of its state; and the
+        // process, which loads the library and enters that loop.
+        .target(name: "CCellHost", dependencies: ["CHostSeam", "CSystemSupport"], path: "Sources/Library/CellHost/CCellHost"),
+        .target(name: "BenchbookCellHost", dependencies: ["BenchbookRuntime", "CCellHost", "HostProtocol"], path: "Sources/Library/CellHost/BenchbookCellHost"),
+        .executableTarget(name: "benchbook-cell-host", dependencies: ["HostProtocol", "SystemSupport"], path: "Sources/Library/CellHost/benchbook-cell-host",
                           swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "BenchbookRuntime", dependencies: ["CCellHost", "HostProtocol", "SystemSupport", "JSONCore"], path: "Sources/Library/BenchbookRuntime"),
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"], path: "Sources/Library/BenchbookTensor"),
         .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"], path: "Sources/Library/BenchbookBenchmark"),
         .target(name: "BenchbookCharts", dependencies: ["BenchbookRuntime", "BenchbookBenchmark", "CCairo"], path: "Sources/Library/BenchbookCharts"),
@@ -114,7 +118,7 @@ let package = Package(
         .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "CZlib", "JSONCore", "SystemSupport"], path: "Sources/Library/BenchbookModels"),
         // Jupyter widgets (issue 14): ipywidgets 8 models over the runtime's comms.
         .target(name: "BenchbookWidgets", dependencies: ["BenchbookRuntime", "JSONCore"], path: "Sources/Library/BenchbookWidgets"),
-        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts", "BenchbookWidgets"], path: "Sources/Library/Benchbook"),
+        .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookCellHost", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts", "BenchbookWidgets"], path: "Sources/Library/Benchbook"),
 
         // MARK: Tools (Sources/Tools): the library's command-line side, for the Makefile and the Python drivers
         .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "BenchbookCharts", "JSONCore"], path: "Sources/Tools/benchbook-bench"),
@@ -125,6 +129,7 @@ let package = Package(
         .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire", "EngineTestSupport"]),
         .testTarget(name: "BenchbookKernelTests", dependencies: ["BenchbookKernel", "JupyterWire"]),
         .testTarget(name: "BenchbookRuntimeTests", dependencies: ["BenchbookRuntime", "HostProtocol", "SystemSupport"]),
+        .testTarget(name: "BenchbookCellHostTests", dependencies: ["BenchbookCellHost", "HostProtocol", "SystemSupport"]),
         .target(name: "EngineTestSupport", dependencies: ["CellEngine"], path: "Tests/EngineTestSupport"),
         .testTarget(name: "CellEngineTests", dependencies: ["CellEngine", "CellParsing", "CellSource", "EngineTestSupport", "SystemSupport", "HostProtocol"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),

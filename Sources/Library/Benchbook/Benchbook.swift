@@ -2,6 +2,7 @@
 ///
 /// Every cell imports it implicitly. The pieces, by role:
 /// - ``BenchbookRuntime``: display in the notebook, interrupts, input.
+/// - ``BenchbookCellHost``: the cell host's loop and what generated cell code calls (not for notebooks).
 /// - ``BenchbookTensor``: tensors, softmax, top-k, quantisation.
 /// - ``BenchbookImage``: image decoding, resizing, preprocessing, Fashion-MNIST.
 /// - ``BenchbookModels``: TorchScript, PyTorch Lite and TensorFlow Lite models, evaluation.
@@ -9,6 +10,7 @@
 /// - ``BenchbookCharts``: charts drawn with cairo and shown as inline PNG.
 /// - ``BenchbookWidgets``: Jupyter widgets (sliders, check boxes, images, `interact`).
 @_exported import BenchbookRuntime
+@_exported import BenchbookCellHost
 @_exported import BenchbookTensor
 @_exported import BenchbookImage
 @_exported import BenchbookBenchmark

@@ -1,7 +1,7 @@
 import Foundation
 internal import JSONCore
 internal import SystemSupport
-internal import HostProtocol
+package import HostProtocol
 
 /// The pipes between code running in a cell host and the kernel.
 ///
@@ -12,8 +12,8 @@ internal import HostProtocol
 /// Thread rules: `send` may be called from any thread; frames never interleave. Commands
 /// are read by one thread at a time: the host's serving loop between cells, `input(_:)`
 /// during one (the loop is then inside the cell's entry point).
-final class KernelChannel: Sendable {
-    static let shared = KernelChannel()
+package final class KernelChannel: Sendable {
+    package static let shared = KernelChannel()
 
     private let events: HostEventWriter?
     let commands: FileDescriptor?
@@ -29,12 +29,12 @@ final class KernelChannel: Sendable {
     }
 
     /// True when running inside a Benchbook cell host.
-    var isConnected: Bool { events != nil }
+    package var isConnected: Bool { events != nil }
 
     /// Writes one event. Standard output and error are flushed first, so the kernel sees
     /// text printed before a display ahead of the display. A kernel that is gone is
     /// ignored: the host ends when its kernel does.
-    func send(_ event: HostEvent) {
+    package func send(_ event: HostEvent) {
         guard let events else { return }
         fflush(nil)
         try? events.send(event)
@@ -43,7 +43,7 @@ final class KernelChannel: Sendable {
     /// Reads the next command from the kernel.
     /// - Returns: nil when the kernel closed the pipe (or there is none).
     /// - Throws: ``FramingError`` or a parse error for a damaged command stream.
-    func readCommand() throws -> HostCommand? {
+    package func readCommand() throws -> HostCommand? {
         guard let commands, let payload = try Framing.readFrame(from: commands) else { return nil }
         return try HostCommand(payload: payload)
     }
@@ -56,7 +56,7 @@ extension MimeBundle {
     }
 
     /// The bundle as the cell's result.
-    var resultEvent: HostEvent { .result(data: dataJSON, metadata: metadataJSON) }
+    package var resultEvent: HostEvent { .result(data: dataJSON, metadata: metadataJSON) }
 
     /// The representations as Jupyter's `data` object.
     var dataJSON: JSONValue { .object(data.mapValues(JSONValue.string).merging(jsonData) { $1 }) }

@@ -45,7 +45,7 @@ public enum RuntimePreload {
 
     /// Starts loading in the background (nothing when turned off or when the library has
     /// no loader).
-    static func start() {
+    package static func start() {
         let level = Level(environmentValue: ProcessInfo.processInfo.environment["BENCHBOOK_PRELOAD"])
         guard level != .off,
               let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), HostChannel.preloadSymbol) else { return }

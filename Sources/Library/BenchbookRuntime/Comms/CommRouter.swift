@@ -1,13 +1,13 @@
 import Foundation
-internal import HostProtocol
+package import HostProtocol
 
 /// The host's comms and targets, and the delivery of the front end's comm messages to them.
 ///
 /// Thread rules: registration from any thread (cells, callbacks); ``deliver(_:requestID:)``
 /// on a dispatch thread the serving loop starts, one at a time. The lock is never held
 /// while a handler runs, so handlers may open, send on and close comms.
-final class CommRouter: @unchecked Sendable {
-    static let shared = CommRouter()
+package final class CommRouter: @unchecked Sendable {
+    package static let shared = CommRouter()
 
     private let lock = NSLock()
     private var comms: [String: Comm] = [:]
@@ -30,12 +30,12 @@ final class CommRouter: @unchecked Sendable {
 
     /// Keeps a message for ``deliverPending()`` (called by the serving loop before it
     /// starts the dispatch thread).
-    func setPending(_ traffic: CommTraffic, requestID: String) {
+    package func setPending(_ traffic: CommTraffic, requestID: String) {
         lock.withLock { pending = (traffic, requestID) }
     }
 
     /// Delivers the pending message (on the dispatch thread).
-    func deliverPending() {
+    package func deliverPending() {
         guard let (traffic, requestID) = lock.withLock({ () -> (CommTraffic, String)? in
             defer { pending = nil }
             return pending.map { ($0.traffic, $0.requestID) }

@@ -30,7 +30,7 @@
 #define BB_SEAM_EVENT_VARIABLE "BENCHBOOK_EVENT_FD"
 
 /// The C symbol of the host's serving loop in the notebook library. Swift's `@_cdecl`
-/// takes only a literal, so BenchbookRuntime's CellHostLoop.swift spells it again; the
+/// takes only a literal, so BenchbookCellHost's CellHostLoop.swift spells it again; the
 /// host looks it up by this name and stops with a message when it is missing, and the
 /// runtime tests start a host through it.
 #define BB_SEAM_SERVE_SYMBOL "benchbook_cell_host_serve"

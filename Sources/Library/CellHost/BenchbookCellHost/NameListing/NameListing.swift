@@ -1,3 +1,4 @@
+internal import BenchbookRuntime
 import Foundation
 
 extension _BenchbookCell {

@@ -1,3 +1,4 @@
+internal import BenchbookRuntime
 internal import CCellHost
 import Foundation
 internal import HostProtocol

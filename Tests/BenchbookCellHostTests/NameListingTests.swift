@@ -1,4 +1,4 @@
-@testable import BenchbookRuntime
+@testable import BenchbookCellHost
 import Testing
 
 /// The library's half of `%who`/`%whos`: type names, one-line values, the two layouts.

@@ -1,5 +1,6 @@
-import Dispatch
+public import BenchbookRuntime
 internal import CCellHost
+import Dispatch
 import Foundation
 internal import HostProtocol
 

@@ -1,11 +1,9 @@
-@testable import BenchbookRuntime
 import Foundation
 import HostProtocol
 import SystemSupport
 import Testing
 
-/// The notebook library's side of the host protocol: the serving loop inside a real
-/// `benchbook-cell-host`, and the events displays become.
+/// The serving loop inside a real `benchbook-cell-host`, started as the kernel starts one.
 @Suite struct CellHostTests {
     /// The build directory with the host and libBenchbook.so.
     static var build: URL? {
@@ -78,25 +76,5 @@ import Testing
         #expect(host.process.waitForExit() == .exited(code: 3))
         host.commands.close()
         host.events.close()
-    }
-
-    @Test func displaysBecomeEventsWithTheImageSize() {
-        let bundle = MimeBundle(png: Data([1, 2, 3]), width: 28, height: 14, plainText: "an image")
-        let event = bundle.displayEvent(displayID: "d1", isUpdate: true)
-        guard case .display(let display) = event else { Issue.record("\(event)"); return }
-        #expect(display.data["image/png"] == "AQID")
-        #expect(display.data["text/plain"] == "an image")
-        #expect(display.metadata["image/png"]?["width"] == 28)
-        #expect(display.metadata["image/png"]?["height"] == 14)
-        #expect(display.displayID == "d1" && display.isUpdate)
-        #expect(MimeBundle(plainText: "7").resultEvent == .result(data: ["text/plain": "7"], metadata: [:]))
-    }
-
-    @Test func generatedNamesAreRemovedFromDescriptions() {
-        #expect(removingCellModuleNames("Cell12.Point(x: 1)") == "Point(x: 1)")
-    }
-
-    @Test func inputOutsideAKernelSaysSo() {
-        #expect(throws: InputError.self) { try input("name?") }
     }
 }
