@@ -61,10 +61,12 @@ let package = Package(
         // The one process layer: spawn, descriptors, poll, reap, limits, errno; the launcher's socket hand-over format.
         .target(name: "CSystemSupport", path: "Sources/Shared/CSystemSupport"),
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"], path: "Sources/Shared/SystemSupport"),
-        // Commands and events between the kernel and the cell host, and the names generated
-        // cell code uses; the seam's numbers, names and snapshot message in one C header.
+        // Commands and events between the kernel and the cell host; the seam's numbers, names
+        // and snapshot message in one C header.
         .target(name: "CHostSeam", path: "Sources/Shared/CHostSeam"),
         .target(name: "HostProtocol", dependencies: ["CHostSeam", "JSONCore", "SystemSupport"], path: "Sources/Shared/HostProtocol"),
+        // The names generated cell code uses and invents, and their removal from what a user reads.
+        .target(name: "GeneratedNames", path: "Sources/Shared/GeneratedNames"),
 
         // MARK: Kernel side, not part of the notebook library (Sources/Kernel)
         // The one reading of a connection file, for the launcher (C) and the kernel.
@@ -73,7 +75,7 @@ let package = Package(
         // What the kernel knows about a cell's text (no parser here: see CellParsing).
         .target(name: "CellSource", path: "Sources/Kernel/Cells/CellSource"),
         // SwiftParser, run only in the cell parser process so cell text cannot hurt the kernel.
-        .target(name: "CellParsing", dependencies: ["CellSource", "HostProtocol", "SystemSupport"], path: "Sources/Kernel/Parser/CellParsing",
+        .target(name: "CellParsing", dependencies: ["CellSource", "GeneratedNames", "HostProtocol", "SystemSupport"], path: "Sources/Kernel/Parser/CellParsing",
                 swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .executableTarget(name: "benchbook-cell-parser", dependencies: ["CellParsing"], path: "Sources/Kernel/Parser/benchbook-cell-parser",
                           swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
@@ -82,7 +84,7 @@ let package = Package(
         // glibc malloc kept from handing memory back between compiles (the compiler's main.swift).
         .target(name: "CMallocTuning", path: "Sources/Kernel/Compiler/CMallocTuning"),
         .executableTarget(name: "benchbook-cell-compiler", dependencies: ["CSourceKit", "CMallocTuning", "CellSource", "HostProtocol", "SystemSupport"], path: "Sources/Kernel/Compiler/benchbook-cell-compiler"),
-        .target(name: "CellEngine", dependencies: ["CellSource", "HostProtocol", "SystemSupport", "JSONCore", "CLibCrypto"], path: "Sources/Kernel/Cells/CellEngine"),
+        .target(name: "CellEngine", dependencies: ["CellSource", "GeneratedNames", "HostProtocol", "SystemSupport", "JSONCore", "CLibCrypto"], path: "Sources/Kernel/Cells/CellEngine"),
         .target(name: "CellCompletion", dependencies: ["CellEngine", "CellSource", "SystemSupport", "JSONCore"], path: "Sources/Kernel/Cells/CellCompletion"),
         .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"], path: "Sources/Kernel/Jupyter/BenchbookKernel"),
         .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel", "CellCompletion", "CellEngine", "JupyterWire", "SystemSupport"], path: "Sources/Kernel/Jupyter/benchbook-kernel"),
@@ -99,7 +101,7 @@ let package = Package(
         .target(name: "BenchbookCellHost", dependencies: ["BenchbookRuntime", "CCellHost", "HostProtocol"], path: "Sources/Library/CellHost/BenchbookCellHost"),
         .executableTarget(name: "benchbook-cell-host", dependencies: ["HostProtocol", "SystemSupport"], path: "Sources/Library/CellHost/benchbook-cell-host",
                           swiftSettings: [.swiftLanguageMode(.v5)]),
-        .target(name: "BenchbookRuntime", dependencies: ["CCellHost", "HostProtocol", "SystemSupport", "JSONCore"], path: "Sources/Library/BenchbookRuntime"),
+        .target(name: "BenchbookRuntime", dependencies: ["CCellHost", "GeneratedNames", "HostProtocol", "SystemSupport", "JSONCore"], path: "Sources/Library/BenchbookRuntime"),
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"], path: "Sources/Library/BenchbookTensor"),
         .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"], path: "Sources/Library/BenchbookBenchmark"),
         .target(name: "BenchbookCharts", dependencies: ["BenchbookRuntime", "BenchbookBenchmark", "CCairo"], path: "Sources/Library/BenchbookCharts"),
@@ -131,10 +133,11 @@ let package = Package(
         .testTarget(name: "BenchbookRuntimeTests", dependencies: ["BenchbookRuntime", "HostProtocol", "SystemSupport"]),
         .testTarget(name: "BenchbookCellHostTests", dependencies: ["BenchbookCellHost", "HostProtocol", "SystemSupport"]),
         .target(name: "EngineTestSupport", dependencies: ["CellEngine"], path: "Tests/EngineTestSupport"),
-        .testTarget(name: "CellEngineTests", dependencies: ["CellEngine", "CellParsing", "CellSource", "EngineTestSupport", "SystemSupport", "HostProtocol"],
+        .testTarget(name: "CellEngineTests", dependencies: ["CellEngine", "CellParsing", "CellSource", "EngineTestSupport", "GeneratedNames", "SystemSupport", "HostProtocol"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol", "JSONCore", "SystemSupport", "CellSource"]),
+        .testTarget(name: "GeneratedNamesTests", dependencies: ["GeneratedNames"]),
         .testTarget(name: "CellParsingTests", dependencies: ["CellParsing", "CellSource"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .testTarget(name: "CellCompletionTests", dependencies: ["CellCompletion", "CellEngine", "EngineTestSupport"]),

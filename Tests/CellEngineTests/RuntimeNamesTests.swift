@@ -1,7 +1,7 @@
 @testable import CellEngine
 import EngineTestSupport
 import Foundation
-import HostProtocol
+import GeneratedNames
 import Testing
 import XCTest
 

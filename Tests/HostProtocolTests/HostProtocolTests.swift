@@ -87,14 +87,6 @@ import Testing
         #expect(try Framing.readFrame(from: pipe.read).map { try HostCommand(payload: $0) } == .sync(id: 2))
         #expect(throws: FramingError.truncated) { try Framing.readFrame(from: pipe.read) }
     }
-
-    @Test func generatedNamesNeverReachTheUser() {
-        #expect(NameScrubber.userFacing("Cell12/In[3]:2: Fatal error: Cell12.Point is bad") == "In[3]:2: Fatal error: Point is bad")
-        #expect(NameScrubber.userFacing("cannot use total in __benchbook_entry()") == "cannot use total in the cell")
-        #expect(NameScrubber.userFacing("_BenchbookCell.evaluate threw") == "the cell threw")
-        #expect(NameScrubber.userFacing("MyCell3.x and Cells") == "MyCell3.x and Cells")
-        #expect(RuntimeNames.entrySymbol(module: RuntimeNames.module(4)) == "benchbook_cell4_main")
-    }
 }
 
 /// The cell parser's guard against pathological nesting.

@@ -1,6 +1,6 @@
 import Foundation
 public import JSONCore
-internal import HostProtocol
+internal import GeneratedNames
 
 /// What a value looks like in a notebook: one representation per MIME type.
 ///

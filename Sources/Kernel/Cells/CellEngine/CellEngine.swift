@@ -1,6 +1,6 @@
 import CellSource
 import Foundation
-import HostProtocol
+import GeneratedNames
 import SystemSupport
 
 /// Compiles cells into libraries and runs them in the cell host, keeping notebook state.

@@ -1,6 +1,6 @@
 import Foundation
 import CellSource
-import HostProtocol
+import GeneratedNames
 import SystemSupport
 #if canImport(Glibc)
 import Glibc

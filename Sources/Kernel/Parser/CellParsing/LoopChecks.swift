@@ -1,6 +1,6 @@
 @_implementationOnly import SwiftSyntax
 import CellSource
-import HostProtocol
+import GeneratedNames
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
 @_implementationOnly import SwiftSyntax
 import CellSource
-import HostProtocol
+import GeneratedNames
 
 /// Declared names that start with a prefix the generated code uses (``RuntimeNames/reservedPrefixes``):
 /// such a name would shadow, or be shadowed by, the code the kernel writes around a cell

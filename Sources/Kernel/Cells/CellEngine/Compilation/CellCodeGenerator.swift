@@ -1,5 +1,5 @@
 import CellSource
-import HostProtocol
+import GeneratedNames
 
 /// Writes the Swift module source for one cell.
 ///

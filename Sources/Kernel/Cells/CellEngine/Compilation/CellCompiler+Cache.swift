@@ -1,6 +1,6 @@
 import CellSource
 import Foundation
-import HostProtocol
+import GeneratedNames
 
 /// The cell cache on the compile path (see ``CellCache``): the key of a compile, a hit
 /// installed in place of the compiler's and linker's output, and what a compile stores.

@@ -1,6 +1,6 @@
 import Foundation
 import CellSource
-import HostProtocol
+import GeneratedNames
 
 /// A compiler error mapped back to the user's cell.
 public struct CellDiagnostic: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import CellSource
-import HostProtocol
+import GeneratedNames
 
 /// Variables whose type is an opaque `some P` returned by another declaration.
 ///

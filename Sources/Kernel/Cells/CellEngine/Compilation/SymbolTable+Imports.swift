@@ -1,6 +1,6 @@
 import CellSource
 import Foundation
-import HostProtocol
+import GeneratedNames
 
 /// The import lines that show a cell exactly the live declarations of earlier cells.
 ///

@@ -1,6 +1,6 @@
 import CellSource
 import Foundation
-import HostProtocol
+import GeneratedNames
 
 /// `%who` and `%whos` (``NameListing``): the names come from the engine's ``SymbolTable``
 /// (the newest definition of each, the cell that made it, whether its value was lost); the

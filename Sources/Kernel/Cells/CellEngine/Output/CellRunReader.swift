@@ -2,6 +2,7 @@ import Foundation
 import JSONCore
 import SystemSupport
 import HostProtocol
+import GeneratedNames
 
 /// How a cell's run ended, in the terms the engine reports.
 enum CellRunOutcome: Sendable, Equatable {

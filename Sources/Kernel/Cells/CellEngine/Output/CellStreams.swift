@@ -1,4 +1,4 @@
-import HostProtocol
+import GeneratedNames
 
 /// A cell's standard output and error on their way to `stream` messages, in one pass over
 /// the bytes: standard error through the ``StandardErrorFilter`` (which holds back text

@@ -1,8 +1,16 @@
-import HostProtocol
+import GeneratedNames
 import Testing
 
 /// Generated names never reach the user, whether a text comes whole or in pieces.
 @Suite struct NameScrubberTests {
+    @Test func generatedNamesNeverReachTheUser() {
+        #expect(NameScrubber.userFacing("Cell12/In[3]:2: Fatal error: Cell12.Point is bad") == "In[3]:2: Fatal error: Point is bad")
+        #expect(NameScrubber.userFacing("cannot use total in __benchbook_entry()") == "cannot use total in the cell")
+        #expect(NameScrubber.userFacing("_BenchbookCell.evaluate threw") == "the cell threw")
+        #expect(NameScrubber.userFacing("MyCell3.x and Cells") == "MyCell3.x and Cells")
+        #expect(RuntimeNames.entrySymbol(module: RuntimeNames.module(4)) == "benchbook_cell4_main")
+    }
+
     /// The rules as regular expressions, the form they had before the streaming scrubber:
     /// the reference for texts where whole words and regex matches coincide.
     static func byRegex(_ text: String) -> String {
