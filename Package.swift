@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "CMallocTuning", path: "Sources/Kernel/Compiler/CMallocTuning"),
         .executableTarget(name: "benchbook-cell-compiler", dependencies: ["CSourceKit", "CMallocTuning", "CellSource", "HostProtocol", "SystemSupport"], path: "Sources/Kernel/Compiler/benchbook-cell-compiler"),
         .target(name: "CellEngine", dependencies: ["CellSource", "GeneratedNames", "HostProtocol", "SystemSupport", "JSONCore", "CLibCrypto"], path: "Sources/Kernel/Cells/CellEngine"),
-        .target(name: "CellCompletion", dependencies: ["CellEngine", "CellSource", "SystemSupport", "JSONCore"], path: "Sources/Kernel/Cells/CellCompletion"),
+        .target(name: "CellCompletion", dependencies: ["CellEngine", "SystemSupport", "JSONCore"], path: "Sources/Kernel/Cells/CellCompletion"),
         .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"], path: "Sources/Kernel/Jupyter/BenchbookKernel"),
         .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel", "CellCompletion", "CellEngine", "JupyterWire", "SystemSupport"], path: "Sources/Kernel/Jupyter/benchbook-kernel"),
         // What the kernelspec starts: binds the kernel's ports at once, then execs benchbook-kernel (C, no Swift libraries to load);
@@ -123,14 +123,14 @@ let package = Package(
         .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookCellHost", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts", "BenchbookWidgets"], path: "Sources/Library/Benchbook"),
 
         // MARK: Tools (Sources/Tools): the library's command-line side, for the Makefile and the Python drivers
-        .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "BenchbookCharts", "JSONCore"], path: "Sources/Tools/benchbook-bench"),
-        .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage", "JSONCore"], path: "Sources/Tools/benchbook-preprocess-bench"),
-        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "JSONCore"], path: "Sources/Tools/benchbook-models"),
+        .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "JSONCore"], path: "Sources/Tools/benchbook-bench"),
+        .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage", "BenchbookTensor", "JSONCore"], path: "Sources/Tools/benchbook-preprocess-bench"),
+        .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "BenchbookRuntime", "BenchbookTensor", "JSONCore"], path: "Sources/Tools/benchbook-models"),
 
         // MARK: Tests
         .testTarget(name: "JupyterWireTests", dependencies: ["JupyterWire", "EngineTestSupport"]),
         .testTarget(name: "BenchbookKernelTests", dependencies: ["BenchbookKernel", "JupyterWire"]),
-        .testTarget(name: "BenchbookRuntimeTests", dependencies: ["BenchbookRuntime", "HostProtocol", "SystemSupport"]),
+        .testTarget(name: "BenchbookRuntimeTests", dependencies: ["BenchbookRuntime", "HostProtocol"]),
         .testTarget(name: "BenchbookCellHostTests", dependencies: ["BenchbookCellHost", "HostProtocol", "SystemSupport"]),
         .target(name: "EngineTestSupport", dependencies: ["CellEngine"], path: "Tests/EngineTestSupport"),
         .testTarget(name: "CellEngineTests", dependencies: ["CellEngine", "CellParsing", "CellSource", "EngineTestSupport", "GeneratedNames", "SystemSupport", "HostProtocol"],
@@ -142,10 +142,10 @@ let package = Package(
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .testTarget(name: "CellCompletionTests", dependencies: ["CellCompletion", "CellEngine", "EngineTestSupport"]),
         .testTarget(name: "BenchbookTensorTests", dependencies: ["BenchbookTensor"]),
-        .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark"]),
-        .testTarget(name: "BenchbookChartsTests", dependencies: ["BenchbookCharts"]),
-        .testTarget(name: "BenchbookImageTests", dependencies: ["BenchbookImage"]),
-        .testTarget(name: "BenchbookModelsTests", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark"]),
+        .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark", "BenchbookRuntime"]),
+        .testTarget(name: "BenchbookChartsTests", dependencies: ["BenchbookCharts", "BenchbookBenchmark", "BenchbookRuntime"]),
+        .testTarget(name: "BenchbookImageTests", dependencies: ["BenchbookImage", "BenchbookRuntime", "BenchbookTensor"]),
+        .testTarget(name: "BenchbookModelsTests", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "BenchbookRuntime", "BenchbookTensor"]),
         .testTarget(name: "BenchbookWidgetsTests", dependencies: ["BenchbookWidgets", "BenchbookRuntime", "JSONCore"]),
     ]
 )
