@@ -3,11 +3,11 @@
 /// library declares them (a test checks each one compiles against the library), so a
 /// rename cannot silently break cells.
 public enum RuntimeNames {
-    /// The library's cell runtime type (`_BenchbookCell` in BenchbookRuntime).
+    /// The library's cell runtime type (`_BenchbookCell` in BenchbookCellHost).
     public static let cellRuntime = "_BenchbookCell"
     /// Its entry method: `_BenchbookCell.run(cell:body:)`.
     public static let run = "run"
-    /// The type holding what a local scope binds (`_BenchbookScope` in BenchbookRuntime),
+    /// The type holding what a local scope binds (`_BenchbookScope` in BenchbookCellHost),
     /// its `run()`/`runAsync()` and its `result`.
     public static let scopeType = "_BenchbookScope"
     public static let scopeRun = "run"
