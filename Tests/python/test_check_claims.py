@@ -124,6 +124,7 @@ def test_a_sentence_is_read_as_about_accuracy_when_it_or_its_cell_says_so():
     assert check_unpaired_accuracy(sentence) == []                       # a cell that never mentions accuracy
     assert check_unpaired_accuracy(sentence, accuracy_context=True)      # a cell whose table is of accuracies
     assert check_unpaired_accuracy("int8 has the higher accuracy.")
+    assert check_unpaired_accuracy("The verdict on accuracy is *higher* or *lower* when both agree.") == []   # terms named
 
 
 @pytest.mark.parametrize("sentence", [

@@ -316,6 +316,7 @@ def check_unpaired_accuracy(piece, accuracy_context=False):
     if not (accuracy_context or ACCURACY_WORD.search(piece)) or has_paired_phrase(piece):
         return []
     rest = AGREEMENT.sub(" ", piece)
+    rest = re.sub(r"(?<!\*)\*[^*\s][^*]*?\*(?!\*)", " ", rest)     # a word in italics names a term (*higher*)
     problems = []
     for found in UNPAIRED_INTERVALS.findall(rest):
         problems.append(f"compares accuracies through separate intervals ('{found}'); on the same images compare "
