@@ -55,7 +55,7 @@ enum ProportionStatistics {
         }
         /// √(x² + y² − 2φxy), never the root of a rounding error below 0.
         func combined(_ x: Double, _ y: Double) -> Double { max(0, x * x + y * y - 2 * phi * x * y).squareRoot() }
-        let difference = p1 - p2
+        let difference = Double(b - c) / n      // p₁ − p₂, without the rounding of the subtraction
         let lower = difference - combined(p1 - first.lower, second.upper - p2)
         let upper = difference + combined(p2 - second.lower, first.upper - p1)
         return ConfidenceInterval(estimate: difference, lower: max(-1, lower), upper: min(1, upper))
