@@ -198,8 +198,8 @@ PAIRED_CORE = (r"\(paired difference " + SIGNED + r" points, 95 % interval " + S
                + r" points; McNemar's exact p ([=<]) (\d+(?:\.\d+)?)"
                + r"(?:; discordant images: (\d[\d,]*) right only with .*?, (\d[\d,]*) only with )?[^)]*\)")
 PAIRED_DIRECTED = re.compile(NUMBER + r" points (higher|lower) than [^()]*?" + PAIRED_CORE)
-PAIRED_EQUIVALENT = re.compile(r"equivalent (?:in accuracy )?(?:to [^()]*? )?within ±" + NUMBER + r" points " + PAIRED_CORE)
-PAIRED_UNDECIDED = re.compile(r"undecided[^()]*?, band ±" + NUMBER + r" points " + PAIRED_CORE)
+PAIRED_EQUIVALENT = re.compile(r"equivalent (?:in accuracy )?(?:to [^()]*? )?within ±" + NUMBER + r" points? " + PAIRED_CORE)
+PAIRED_UNDECIDED = re.compile(r"undecided[^()]*?, band ±" + NUMBER + r" points? " + PAIRED_CORE)
 AGREEMENT = re.compile(r"same top-1 class on (\d[\d,]*) of (\d[\d,]*) images?: " + NUMBER + r" % \(95 % interval "
                        + NUMBER + "–" + NUMBER + r" %\)")
 POINTS_TOLERANCE = 0.006   # differences are printed in points with 2 decimals (more near an edge)

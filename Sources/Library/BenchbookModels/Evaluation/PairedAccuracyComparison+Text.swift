@@ -91,12 +91,12 @@ extension PairedAccuracyComparison {
         return "p = " + DurationFormat.fixed(p, decimals: places)
     }
 
-    /// The band as text: "±0.5 points".
+    /// The band as text: "±0.5 points", "±1 point".
     public var bandText: String {
         var text = DurationFormat.fixed(equivalenceBand, decimals: 4)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
-        return "±\(text) points"
+        return "±\(text) point\(equivalenceBand == 1 ? "" : "s")"
     }
 
     /// Points with their sign, "+0.42", "−0.15", or "0.00" for zero.
