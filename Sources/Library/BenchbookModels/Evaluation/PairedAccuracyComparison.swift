@@ -196,12 +196,12 @@ public struct PairedAccuracyComparison: Sendable, Equatable {
         let rejects = mcNemarPValue < Self.significanceLevel
         let clears = difference.lower > 0 || difference.upper < 0
         if clears && !rejects {
-            return "the interval clears 0 but McNemar's exact test does not reach p < 0.05: on this few discordant images "
-                + "the two methods part, and a direction needs both"
+            return "the interval clears 0 but McNemar's exact test does not reach p < 0.05: with so few discordant images "
+                + "the two methods can part, and a direction needs both"
         }
         if !clears && rejects {
-            return "McNemar's exact test reaches p < 0.05 but the interval includes 0: on this few discordant images "
-                + "the two methods part, and a direction needs both"
+            return "McNemar's exact test reaches p < 0.05 but the interval includes 0: with so few discordant images "
+                + "the two methods can part, and a direction needs both"
         }
         return "the interval includes 0 and reaches outside the band"
     }
