@@ -10,7 +10,7 @@
 # fails the set-up instead of hanging it.
 #
 #   make models            set-up models (idempotent; fast when the files exist)
-#   make test-models       200 damaged model files through the Swift loader (pytest)
+#   make test-models       200 damaged model files through the Swift loader; paired accuracy against statsmodels (pytest)
 #   make models-accuracy   results/model-accuracy.md (Fashion-MNIST test set from Swift)
 #   make test-recipe-models  the recipe script made again: accuracies within 1 point of recipe.json (~8 min)
 #   make recipe-models     train the recipe again (notebooks/models/recipe/, ~8 min; not part of set-up)
@@ -92,7 +92,7 @@ models-tool: setup ## build the model tool (benchbook-models)
 	$(SWIFT_BUILD) --product benchbook-models
 
 test-models: models-tool models ## damaged model files, descriptions, references
-	BENCHBOOK_MODELS_BIN=$(MODELS_BIN) $(PYTHON) -m pytest -q Tests/python/test_models.py
+	BENCHBOOK_MODELS_BIN=$(MODELS_BIN) $(PYTHON) -m pytest -q Tests/python/test_models.py Tests/python/test_paired_accuracy.py
 
 models-accuracy: models-tool models ## Fashion-MNIST accuracy from Swift (results/)
 	$(MODELS_BIN) accuracy --out results/model-accuracy.md $(FASHION_MODELS)

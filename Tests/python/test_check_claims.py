@@ -7,7 +7,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from benchbook_kit.claims import check_markdown_sentence, check_notebook, check_piece, markdown_sentences
+from benchbook_kit.claims import (check_accuracy_intervals_cell, check_markdown_sentence, check_notebook, check_piece,
+                                  check_unpaired_accuracy, markdown_sentences)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,6 +52,96 @@ def test_a_verdict_that_its_interval_allows_passes(phrase):
 def test_a_verdict_that_claims_more_than_its_interval_fails(phrase):
     _, problems = check_piece(phrase)
     assert problems, phrase
+
+
+PAIRED_CONSISTENT = [
+    "int8 scores 0.42 points higher than float (paired difference +0.42 points, 95 % interval +0.24 to +0.60 points; "
+    "McNemar's exact p < 0.0001; discordant images: 61 right only with int8, 19 only with float).",
+    "0.45 points lower than float (paired difference −0.45 points, 95 % interval −0.75 to −0.15 points; "
+    "McNemar's exact p = 0.0026; discordant images: 20 right only with pruned, 45 only with float)",
+    "int8 and float are equivalent in accuracy within ±0.5 points (paired difference −0.05 points, 95 % interval "
+    "−0.19 to +0.09 points; McNemar's exact p = 0.5515; discordant images: 20 right only with int8, 25 only with float).",
+    "A against B: undecided, band ±0.5 points (paired difference +3.00 points, 95 % interval −0.83 to +6.78 points; "
+    "McNemar's exact p = 0.2500; discordant images: 3 right only with A, 0 only with B; the interval includes 0 and "
+    "reaches outside the band; roughly 170 images instead of 100 would decide it)",
+    # The interval clears 0 but McNemar's test does not: undecided, not lower.
+    "A against B: undecided, band ±0.5 points (paired difference −33.33 points, 95 % interval −58.29 to −6.03 points; "
+    "McNemar's exact p = 0.0625; discordant images: 0 right only with A, 5 only with B; the interval clears 0 but ...)",
+    "PyTorch Lite and TFLite give the same top-1 class on 9,987 of 10,000 images: 99.87 % (95 % interval 99.78–99.92 %).",
+]
+PAIRED_CONTRADICTED = [
+    # Higher with an interval that includes 0, or with McNemar's p above 0.05.
+    "A scores 0.30 points higher than B (paired difference +0.30 points, 95 % interval −0.05 to +0.65 points; "
+    "McNemar's exact p = 0.1221; discordant images: 20 right only with A, 11 only with B).",
+    "A scores 33.33 points lower than B (paired difference −33.33 points, 95 % interval −58.29 to −6.03 points; "
+    "McNemar's exact p = 0.0625; discordant images: 0 right only with A, 5 only with B).",
+    # A p-value its discordant counts do not give, and a sign they do not give.
+    "A and B are equivalent in accuracy within ±0.5 points (paired difference −0.05 points, 95 % interval "
+    "−0.19 to +0.09 points; McNemar's exact p = 0.9000; discordant images: 20 right only with A, 25 only with B).",
+    "A and B are equivalent in accuracy within ±0.5 points (paired difference +0.05 points, 95 % interval "
+    "−0.09 to +0.19 points; McNemar's exact p = 0.5515; discordant images: 20 right only with A, 25 only with B).",
+    # Equivalent with an interval that leaves the band; undecided with one inside it.
+    "A and B are equivalent in accuracy within ±0.5 points (paired difference +0.30 points, 95 % interval "
+    "−0.05 to +0.65 points; McNemar's exact p = 0.1221; discordant images: 20 right only with A, 11 only with B).",
+    "A against B: undecided, band ±0.5 points (paired difference −0.05 points, 95 % interval −0.19 to +0.09 points; "
+    "McNemar's exact p = 0.5515; discordant images: 20 right only with A, 25 only with B).",
+    # No discordant counts at all.
+    "A scores 0.42 points higher than B (paired difference +0.42 points, 95 % interval +0.24 to +0.60 points; "
+    "McNemar's exact p < 0.0001).",
+    # An agreement share or interval its counts do not give.
+    "A and B give the same top-1 class on 9,987 of 10,000 images: 99.97 % (95 % interval 99.78–99.93 %).",
+    "A and B give the same top-1 class on 9,987 of 10,000 images: 99.87 % (95 % interval 99.50–99.99 %).",
+]
+
+
+@pytest.mark.parametrize("phrase", PAIRED_CONSISTENT)
+def test_a_paired_verdict_that_its_interval_and_counts_allow_passes(phrase):
+    checked, problems = check_piece(phrase)
+    assert checked == 1
+    assert problems == []
+    assert check_unpaired_accuracy(phrase) == []
+
+
+@pytest.mark.parametrize("phrase", PAIRED_CONTRADICTED)
+def test_a_paired_verdict_that_claims_more_than_its_numbers_fails(phrase):
+    _, problems = check_piece(phrase)
+    assert problems, phrase
+
+
+@pytest.mark.parametrize("sentence", [
+    # Notebook 07's sentence before issue 45: separate Wilson intervals of files scored on the same images.
+    "Every step's accuracy lies inside every other step's interval: these 10,000 images cannot tell the four files apart.",
+    "The int8 file's accuracy interval overlaps the float file's, so quantisation costs nothing measurable.",
+    "Best recipe here: all three, 63.7 % against 10.3 % for the naive one.",
+    "int8 keeps a higher accuracy than float: 91.61 % against 91.55 %.",
+])
+def test_an_unpaired_comparison_of_accuracies_is_flagged(sentence):
+    assert check_unpaired_accuracy(sentence, accuracy_context=True), sentence
+
+
+def test_a_sentence_is_read_as_about_accuracy_when_it_or_its_cell_says_so():
+    sentence = "Best recipe here: all three, 63.7 % against 10.3 % for the naive one."
+    assert check_unpaired_accuracy(sentence) == []                       # a cell that never mentions accuracy
+    assert check_unpaired_accuracy(sentence, accuracy_context=True)      # a cell whose table is of accuracies
+    assert check_unpaired_accuracy("int8 has the higher accuracy.")
+    assert check_unpaired_accuracy("The verdict on accuracy is *higher* or *lower* when both agree.") == []   # terms named
+
+
+@pytest.mark.parametrize("sentence", [
+    "Accuracy of `fashion_cnn.ptl` on the 10000 test images: 9161 correct, 91.61 %.",
+    "A file's accuracy on these images estimates its accuracy on all such images.",
+    "The CPU time per inference is lower at 1 thread.",                           # no accuracy in it
+])
+def test_other_accuracy_sentences_are_left_alone(sentence):
+    assert check_unpaired_accuracy(sentence) == []
+
+
+def test_separate_accuracy_intervals_need_a_paired_comparison_beside_them():
+    table = ["| step | accuracy (95 % interval) |\n|---|---|\n| float | 87.97 % (87.32–88.59) |\n| int8 | 87.80 % (87.14–88.43) |"]
+    assert check_accuracy_intervals_cell(table)
+    paired = table + [PAIRED_CONSISTENT[2]]
+    assert check_accuracy_intervals_cell(paired) == []
+    assert check_accuracy_intervals_cell(["| float | 87.97 % (87.32–88.59) |"]) == []       # one accuracy alone
 
 
 @pytest.mark.parametrize("sentence", [
@@ -112,5 +203,6 @@ def test_every_notebooks_own_words_pass(name):
     notebook = nbformat.read(str(ROOT / "notebooks" / name), as_version=4)
     problems = [f"cell {index}: {problem}: {sentence!r}"
                 for index, cell in enumerate(notebook.cells) if cell.cell_type == "markdown"
-                for sentence in markdown_sentences(cell.source) for problem in check_markdown_sentence(sentence)]
+                for sentence in markdown_sentences(cell.source)
+                for problem in check_markdown_sentence(sentence) + check_unpaired_accuracy(sentence)]
     assert problems == []

@@ -11,6 +11,16 @@ carrying the 95 % interval of the time ratio its verdict was computed from:
     "equivalent to fp32 within ±5 % (time ratio 0.99×, 95 % interval 0.97–1.02×)"
     "undecided against fp32 (time ratio 0.95×, 95 % interval 0.79–1.14×: it includes 1 and reaches outside ±5 %; ...)"
 
+Paired accuracy (PairedAccuracyComparison, PredictionAgreement in BenchbookModels) is written in
+three forms, each carrying its paired interval in points, McNemar's exact p and the discordant counts:
+
+    "0.42 points higher than float (paired difference +0.42 points, 95 % interval +0.24 to +0.60 points;
+     McNemar's exact p < 0.0001; discordant images: 61 right only with int8, 19 only with float)"
+    "equivalent to float within ±0.5 points (paired difference −0.05 points, 95 % interval ...)"
+    "undecided against float, band ±0.5 points (paired difference +3.00 points, 95 % interval ...)"
+
+and agreement as "same top-1 class on 9,987 of 10,000 images: 99.87 % (95 % interval 99.78–99.93 %)".
+
 Rules, for every notebook given:
 1. Outputs (markdown, plain text, HTML tables): each such phrase must agree with its own numbers.
    Faster/slower: the interval (a speed-up or slow-down factor) lies above 1, and measured apart
@@ -19,6 +29,16 @@ Rules, for every notebook given:
 2. Outputs: a sentence or table cell that states a direction (faster, slower, helps, no
    difference, equivalent, ...) must be one of those phrases: a direction without its interval
    is an uncomputed claim.
+   Paired accuracy (check_paired_piece): higher/lower needs the interval to clear 0 and p < 0.05,
+   equivalent the whole interval inside ±band, undecided neither; McNemar's p is recomputed from
+   the discordant counts (which every phrase must give) and the difference's sign must match them;
+   an agreement's share and Wilson interval are recomputed from its counts.
+2b. Outputs and markdown (check_unpaired_accuracy, check_accuracy_intervals_cell): accuracies on
+   the same images are compared paired. A sentence that compares accuracies (higher, better,
+   best, ...) or compares them through their separate intervals ("lies inside the other's
+   interval", "intervals overlap", "cannot tell them apart") without a paired phrase is flagged,
+   and so is an output that shows two or more accuracies with their own intervals and no paired
+   comparison beside them.
 3. Markdown (the notebook's own words; quotations are exempt: lines starting with ">" and
    sentences that say "quoted"; code is exempt): no sentence
    - states a direction (the words of rule 2, and shorten/lengthen, better/worse ...): what a
@@ -33,6 +53,7 @@ Prints what it checked and every violation; exits 1 when there is one.
 import argparse
 import html
 import json
+import math
 import re
 import sys
 
@@ -114,6 +135,10 @@ def check_piece(piece):
     problems, checked = [], 0
     covered = []
     text = piece.strip()
+    paired_checked, paired_problems, paired_spans = check_paired_piece(piece)
+    checked += paired_checked
+    problems += paired_problems
+    covered += paired_spans
     for match in DIRECTED.finditer(piece):
         value, word, _level, low, high, rest = match.groups()
         value, low, high = float(value), float(low), float(high)
@@ -167,6 +192,153 @@ def check_piece(piece):
     return checked, problems
 
 
+# Paired accuracy: the forms PairedAccuracyComparison and PredictionAgreement write (see the docstring).
+SIGNED = r"([+−-]?\d+(?:\.\d+)?)"
+PAIRED_CORE = (r"\(paired difference " + SIGNED + r" points, 95 % interval " + SIGNED + r" to " + SIGNED
+               + r" points; McNemar's exact p ([=<]) (\d+(?:\.\d+)?)"
+               + r"(?:; discordant images: (\d[\d,]*) right only with .*?, (\d[\d,]*) only with )?[^)]*\)")
+PAIRED_DIRECTED = re.compile(NUMBER + r" points (higher|lower) than [^()]*?" + PAIRED_CORE)
+PAIRED_EQUIVALENT = re.compile(r"equivalent (?:in accuracy )?(?:to [^()]*? )?within ±" + NUMBER + r" points? " + PAIRED_CORE)
+PAIRED_UNDECIDED = re.compile(r"undecided[^()]*?, band ±" + NUMBER + r" points? " + PAIRED_CORE)
+AGREEMENT = re.compile(r"same top-1 class on (\d[\d,]*) of (\d[\d,]*) images?: " + NUMBER + r" % \(95 % interval "
+                       + NUMBER + "–" + NUMBER + r" %\)")
+POINTS_TOLERANCE = 0.006   # differences are printed in points with 2 decimals (more near an edge)
+SIGNIFICANCE = 0.05        # McNemar's p below which a direction may be stated
+
+
+def signed_number(text):
+    return float(text.replace("−", "-"))
+
+
+def mcnemar_exact(b, c):
+    """McNemar's exact two-sided p: min(1, 2 P(X <= min(b, c))), X ~ Binomial(b + c, 1/2); the tail is
+    summed from its largest term down (each term is i / (m - i + 1) of the next), in floating point."""
+    m, k = b + c, min(b, c)
+    if m == 0 or 2 * k >= m:
+        return 1.0
+    log_term = math.lgamma(m + 1) - math.lgamma(k + 1) - math.lgamma(m - k + 1) - m * math.log(2)
+    total, term = 1.0, 1.0
+    for i in range(k, 0, -1):
+        term *= i / (m - i + 1)
+        total += term
+        if term < total * 1e-17:
+            break
+    return min(1.0, 2 * math.exp(log_term + math.log(total)))
+
+
+def wilson(successes, count, z=1.959963984540054):
+    p = successes / count
+    centre = (p + z * z / (2 * count)) / (1 + z * z / count)
+    half = z / (1 + z * z / count) * math.sqrt(p * (1 - p) / count + z * z / (4 * count * count))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def check_paired_piece(piece):
+    """(claims checked, problems, spans covered) of the paired accuracy and agreement phrases in one piece."""
+    problems, checked, spans = [], 0, []
+    text = piece.strip()
+    found = [(m, "directed") for m in PAIRED_DIRECTED.finditer(piece)]
+    found += [(m, "equivalent") for m in PAIRED_EQUIVALENT.finditer(piece)]
+    found += [(m, "undecided") for m in PAIRED_UNDECIDED.finditer(piece)]
+    for match, form in found:
+        checked += 1
+        spans.append(match.span())
+        groups = match.groups()
+        head, core = groups[:-7], groups[-7:]
+        value, low, high = (signed_number(v) for v in core[:3])
+        p_relation, p = core[3], float(core[4])
+        significant = p < SIGNIFICANCE if p_relation == "=" else p <= SIGNIFICANCE
+        if not low - POINTS_TOLERANCE <= value <= high + POINTS_TOLERANCE:
+            problems.append(f"paired difference {value} outside its own interval {low} to {high}: {text!r}")
+        if core[5] is None:
+            problems.append(f"gives a paired verdict without its discordant counts: {text!r}")
+        else:
+            only_candidate, only_baseline = (int(v.replace(",", "")) for v in core[5:7])
+            expected = mcnemar_exact(only_candidate, only_baseline)
+            decimals = len(core[4].split(".")[1]) if "." in core[4] else 0
+            if p_relation == "<" and not expected < p:
+                problems.append(f"says McNemar's p < {p} but its discordant counts give {expected:.4g}: {text!r}")
+            if p_relation == "=" and abs(expected - p) > 0.5 * 10 ** -decimals + 1e-12:
+                problems.append(f"says McNemar's p = {p} but its discordant counts give {expected:.4g}: {text!r}")
+            if (value > 0) != (only_candidate > only_baseline) or (value < 0) != (only_candidate < only_baseline):
+                problems.append(f"paired difference {value} has another sign than its discordant counts "
+                                f"({only_candidate} against {only_baseline}): {text!r}")
+        if form == "directed":
+            magnitude, word = float(head[0]), head[1]
+            clears = low > 0 if word == "higher" else high < 0
+            if not clears or not significant:
+                problems.append(f"says {word} but its interval {low} to {high} points and McNemar's p {p_relation} {p} "
+                                f"do not both allow it: {text!r}")
+            if abs(magnitude - abs(value)) > POINTS_TOLERANCE or (word == "higher") != (value > 0):
+                problems.append(f"says {magnitude} points {word} but its paired difference is {value}: {text!r}")
+        else:
+            band = float(head[0])
+            inside = low >= -band - POINTS_TOLERANCE / 2 and high <= band + POINTS_TOLERANCE / 2
+            if form == "equivalent" and not inside:
+                problems.append(f"says equivalent within ±{band} points but its interval {low} to {high} leaves the band: {text!r}")
+            if form == "undecided":
+                strictly_inside = low >= -band + POINTS_TOLERANCE and high <= band - POINTS_TOLERANCE
+                if strictly_inside or ((low > 0 or high < 0) and significant):
+                    problems.append(f"says undecided but its interval {low} to {high} points (McNemar's p {p_relation} {p}) "
+                                    f"decides it: {text!r}")
+    for match in AGREEMENT.finditer(piece):
+        checked += 1
+        spans.append(match.span())
+        agreeing, count = (int(v.replace(",", "")) for v in match.groups()[:2])
+        share, low, high = (float(v) for v in match.groups()[2:])
+        if count == 0 or agreeing > count:
+            problems.append(f"agreement on {agreeing} of {count} images is not a share: {text!r}")
+            continue
+        expected_low, expected_high = (100 * v for v in wilson(agreeing, count))
+        if abs(share - 100 * agreeing / count) > POINTS_TOLERANCE or abs(low - expected_low) > POINTS_TOLERANCE \
+                or abs(high - expected_high) > POINTS_TOLERANCE:
+            problems.append(f"agreement {share} % ({low}–{high}) does not follow from {agreeing} of {count} images "
+                            f"({100 * agreeing / count:.2f} %, Wilson {expected_low:.2f}–{expected_high:.2f}): {text!r}")
+    return checked, problems, spans
+
+
+ACCURACY_WORD = re.compile(r"\baccura(?:cy|cies|te)\b|\bright answers\b|\btop-1\b", re.I)
+ACCURACY_DIRECTION = re.compile(r"\b(?:higher|lower|better|worse|best|worst|(?:more|less|most|least) accurate|"
+                                r"outperforms?|beats?|gains?|loses|lost)\b", re.I)
+UNPAIRED_INTERVALS = re.compile(r"\b(?:lies?|lying|falls?) (?:inside|outside|within) [^.;]*\bintervals?\b|"
+                                r"\bintervals? (?:overlaps?|overlapping|do not overlap|does not overlap|don't overlap|are disjoint)\b|\boverlapping intervals\b|"
+                                r"\b(?:cannot|can't|could not|can) tell\b[^.;]*\bapart\b|\bindistinguishable\b", re.I)
+ACCURACY_WITH_INTERVAL = re.compile(r"\d+(?:\.\d+)? % \((?:95 % interval |Wilson )?\d+(?:\.\d+)?\s?[–-]\s?\d+(?:\.\d+)?(?: %)?\)")
+
+
+def has_paired_phrase(text):
+    return any(pattern.search(text) for pattern in (PAIRED_DIRECTED, PAIRED_EQUIVALENT, PAIRED_UNDECIDED))
+
+
+def check_unpaired_accuracy(piece, accuracy_context=False):
+    """Problems of a sentence that compares accuracies without a paired test (output or markdown).
+    The sentence is about accuracy when it says so, or when `accuracy_context` (its cell's outputs do)."""
+    if not (accuracy_context or ACCURACY_WORD.search(piece)) or has_paired_phrase(piece):
+        return []
+    rest = AGREEMENT.sub(" ", piece)
+    rest = re.sub(r"(?<!\*)\*[^*\s][^*]*?\*(?!\*)", " ", rest)     # a word in italics names a term (*higher*)
+    problems = []
+    for found in UNPAIRED_INTERVALS.findall(rest):
+        problems.append(f"compares accuracies through separate intervals ('{found}'); on the same images compare "
+                        f"them paired (PairedAccuracyComparison): {piece.strip()!r}")
+    for found in ACCURACY_DIRECTION.findall(rest):
+        problems.append(f"compares accuracies ('{found}') without a paired test (PairedAccuracyComparison): {piece.strip()!r}")
+    return problems
+
+
+def check_accuracy_intervals_cell(texts):
+    """Problems of a code cell whose outputs show two or more accuracies with their own intervals
+    and no paired comparison: the reader is left to compare them through the intervals."""
+    joined_text = "\n".join(texts)
+    if not ACCURACY_WORD.search(joined_text) or has_paired_phrase(joined_text):
+        return []
+    figures = ACCURACY_WITH_INTERVAL.findall(AGREEMENT.sub(" ", joined_text))
+    if len(figures) < 2:
+        return []
+    return [f"shows {len(figures)} accuracies with their separate intervals ({', '.join(figures[:2])}, ...) and no "
+            f"paired comparison (PairedAccuracyComparison) of them"]
+
+
 def prose(source):
     """A markdown cell's own words: no code, no quotations, no HTML comments, and no verdict word
     set in italics as the name of a term (*faster*, *undecided*: the notebook defining its words)."""
@@ -218,13 +390,18 @@ def check_notebook(path):
             for sentence in markdown_sentences(source):
                 sentences += 1
                 problems += [f"cell {index} (markdown) {problem}: {sentence!r}" for problem in check_markdown_sentence(sentence)]
+                problems += [f"cell {index} (markdown) {problem}" for problem in check_unpaired_accuracy(sentence)]
         elif cell["cell_type"] == "code":
-            for text in output_texts(cell):
+            texts = output_texts(cell)
+            about_accuracy = any(ACCURACY_WORD.search(text) for text in texts)
+            for text in texts:
                 for piece in pieces(text):
                     sentences += 1
                     count, found = check_piece(piece)
                     comparisons += count
                     problems += [f"cell {index} output: {problem}" for problem in found]
+                    problems += [f"cell {index} output: {problem}" for problem in check_unpaired_accuracy(piece, about_accuracy)]
+            problems += [f"cell {index} output: {problem}" for problem in check_accuracy_intervals_cell(texts)]
     return comparisons, sentences, problems
 
 

@@ -9,6 +9,7 @@
 //   benchbook-models corrupt [--count 200] [--subtle N] [--seed N] [--dir DIR] MODEL...
 //   benchbook-models recipe [--data DIR] [--reference recipe.json] [--seconds S] [--out FILE.md] MODEL...
 //   benchbook-models costs                 (CPU-seconds per run of a sleep and a spin, JSON)
+//   benchbook-models paired < tables       (paired accuracy comparisons of 2 × 2 tables, JSON lines)
 import BenchbookModels
 import Foundation
 
@@ -65,6 +66,8 @@ do {
                               seconds: seconds, output: out.isEmpty ? nil : out, command: command.joined(separator: " "))
     case "costs":
         try CostsCommand.run()
+    case "paired":
+        try PairedCommand.run()
     case "corrupt":
         let count = Int(option("--count", "200")) ?? 200
         let seed = UInt64(option("--seed", "5")) ?? 5
@@ -78,7 +81,7 @@ do {
             print("  \(damage): thrown \(counts.thrown), loaded and ran \(counts.ran)")
         }
     default:
-        print("usage: benchbook-models describe|accuracy|bench|profile|threads|corrupt|recipe|costs ... (see Sources/Tools/benchbook-models/main.swift)")
+        print("usage: benchbook-models describe|accuracy|bench|profile|threads|corrupt|recipe|costs|paired ... (see Sources/Tools/benchbook-models/main.swift)")
     }
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))

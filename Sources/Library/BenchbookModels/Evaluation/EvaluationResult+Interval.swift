@@ -8,11 +8,9 @@ extension EvaluationResult {
     ///
     /// Wilson's interval (not the normal approximation p ± 1.96·√(p(1−p)/n)) stays within
     /// [0, 1] and keeps its coverage near 0 and 1.
-    public var accuracyInterval: ConfidenceInterval {
-        guard count > 0 else { return ConfidenceInterval(estimate: 0, lower: 0, upper: 1) }
-        let z = 1.959963984540054, n = Double(count), p = accuracy
-        let centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        let half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()
-        return ConfidenceInterval(estimate: p, lower: max(0, centre - half), upper: min(1, centre + half))
-    }
+    ///
+    /// This interval is one model's. Two models scored on the same images are compared image
+    /// by image, with ``PairedAccuracyComparison``: whether their separate intervals overlap
+    /// says little, since most images are right (or wrong) for both.
+    public var accuracyInterval: ConfidenceInterval { ProportionStatistics.wilson(correct, of: count) }
 }

@@ -1,7 +1,9 @@
 import BenchbookRuntime
 import Foundation
 
-/// How a classifier did on a labelled test set: accuracy and a confusion matrix.
+/// How a classifier did on a labelled test set: accuracy, a confusion matrix, and each image's
+/// answer (so two models scored on the same images can be compared image by image:
+/// ``PairedAccuracyComparison``).
 public struct EvaluationResult: Sendable, CustomStringConvertible, NotebookDisplayable {
     /// The model file evaluated.
     public var modelPath: String
@@ -13,6 +15,11 @@ public struct EvaluationResult: Sendable, CustomStringConvertible, NotebookDispl
     public var seconds: Double
     /// Images per model call.
     public var batchSize: Int
+    /// The class each image was given (its top-1 answer), in the order of the images; empty
+    /// when the result was built from counts alone.
+    public var predictions: [Int] = []
+    /// The true class of each image, in the same order as ``predictions``.
+    public var labels: [Int] = []
 
     /// The number of images evaluated.
     public var count: Int { confusion.reduce(0) { $0 + $1.reduce(0, +) } }

@@ -32,7 +32,7 @@ extension Model {
     ///   - classNames: names of the classes in label order; defaults to the model's labels.
     ///   - batchSize: images per call when the model allows batches.
     ///   - showsProgress: show and update a progress display.
-    /// - Returns: accuracy and confusion matrix.
+    /// - Returns: accuracy, confusion matrix and each image's answer.
     /// - Throws: ``EvaluationError`` when images and labels do not fit, ``ModelError`` when
     ///   a run fails, `InterruptedError` when the notebook was interrupted.
     public func evaluate(images: Tensor, labels: [Int], classNames: [String]? = nil, batchSize: Int = 100,
@@ -56,6 +56,8 @@ extension Model {
         let names = classNames ?? self.labels ?? []
         let classes = max(names.count, (labels.max() ?? -1) + 1, outputs.first?.shape?.last ?? 0)
         var confusion = [[Int]](repeating: [Int](repeating: 0, count: classes), count: classes)
+        var predictions: [Int] = []
+        predictions.reserveCapacity(count)
         let floats = images.floats
         let progress = showsProgress ? DisplayHandle(showing: "evaluating \(fileName): 0 of \(count)") : nil
         let start = Date()
@@ -72,6 +74,7 @@ extension Model {
                 let row = scores[item * width ..< (item + 1) * width]
                 let predicted = row.indices.max { row[$0] < row[$1] }! - item * width
                 let truth = labels[done + item]
+                predictions.append(predicted)
                 if truth >= 0, truth < classes, predicted < classes { confusion[truth][predicted] += 1 }
             }
             done += size
@@ -81,7 +84,8 @@ extension Model {
             }
         }
         return EvaluationResult(modelPath: path, classNames: names, confusion: confusion,
-                                seconds: Date().timeIntervalSince(start), batchSize: batch)
+                                seconds: Date().timeIntervalSince(start), batchSize: batch,
+                                predictions: predictions, labels: labels)
     }
 
     private var fileName: String { (path as NSString).lastPathComponent }
