@@ -1,5 +1,6 @@
 """Benchbook's Python kit: what the scripts in scripts/ and the tests in Tests/python share.
 
+- ROOT (here): the checkout's root, the one definition scripts/, Tests/python and the kit use
 - kernel: start a kernel from the installed kernelspec, run cells, collect their outputs,
   the kernel's processes, FRAME_MARKER
 - sandbox: Jupyter's per-user directories under a temporary folder
@@ -17,5 +18,10 @@
 Not installed: the Makefile exports PYTHONPATH=<checkout>/python for every command it runs,
 and the root's pytest.ini adds it through pytest's `pythonpath` option. A
 script run by hand needs the same: `PYTHONPATH=python .venv/bin/python scripts/...`.
-Neither scripts/ nor Tests/python imports the other; both import this.
+Neither scripts/ nor Tests/python imports the other, and no test module imports another:
+what two of them share is here.
 """
+from pathlib import Path
+
+# The checkout: python/benchbook_kit/__init__.py is two folders below it.
+ROOT = Path(__file__).resolve().parents[2]
