@@ -9,18 +9,8 @@ import re
 
 import pytest
 
-from benchbook_kit.kernel import results, run_cell
-from test_cell_model import GENERATED, fails, run
-from test_comms_widgets import send_comm
-
-
-def shown(outputs, reply):
-    """Everything a user reads for a cell: streams, results, the error."""
-    parts = [m["content"].get("text", "") for m in outputs if m["msg_type"] == "stream"]
-    parts += results(outputs)
-    if reply["status"] == "error":
-        parts += [reply["evalue"]] + reply["traceback"]
-    return "\n".join(parts)
+from benchbook_kit.cells import GENERATED, fails, run, shown
+from benchbook_kit.kernel import run_cell, send_comm
 
 
 # --- top-level #if ---------------------------------------------------------------------
