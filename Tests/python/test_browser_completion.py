@@ -19,12 +19,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from benchbook_kit import ROOT
 from benchbook_kit.ports import free_port
 from benchbook_kit.servers import ServerDidNotStart, lab_command, running_server
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = ROOT / ".build" / "test-artifacts" / "browser-completion"
 CHROMIUM = os.environ.get("BENCHBOOK_CHROMIUM", "/usr/bin/chromium")
 PHOTO = ROOT / "notebooks" / "data" / "photos" / "chelsea.png"

@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
+from benchbook_kit import ROOT
 from benchbook_kit.ports import free_port
 from benchbook_kit.screenshots import differing_share, pixels
 from benchbook_kit.servers import ServerDidNotStart, lab_command, running_server
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = "04-preprocessing-for-photos.ipynb"
 ARTEFACTS = ROOT / ".build" / "test-artifacts" / "browser-widgets"
 CHROMIUM = os.environ.get("BENCHBOOK_CHROMIUM", "/usr/bin/chromium")

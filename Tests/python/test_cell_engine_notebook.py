@@ -6,14 +6,13 @@ do/catch, defer, interpolation, each error kind, a trap followed by more cells, 
 interrupt, and the timing magics. The executed notebook is written to results/executed/cell-engine-tour.ipynb.
 """
 import time
-from pathlib import Path
 
 import nbformat
 
+from benchbook_kit import ROOT
 from benchbook_kit.cells import GENERATED
 from benchbook_kit.kernel import execute_and_interrupt_once_running, results, run_cell, text_of
 
-ROOT = Path(__file__).resolve().parents[2]
 
 # (code, expectation). Expectation keys: result, stdout (substring), error (ename),
 # evalue (substring), traceback (substring), quiet (no output at all).

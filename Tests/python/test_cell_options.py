@@ -19,6 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from benchbook_kit import ROOT
 from benchbook_kit import sandbox
 from benchbook_kit.kernel import complete_from_server, results, run_cell, text_of
 
@@ -28,7 +29,6 @@ def jupyter_directories(tmp_path, monkeypatch):
     """Connection files and other Jupyter state under the test's folder, not in the home."""
     sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
 
-ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = "#| label: fig-answer\n//| echo: false\n#| fig-cap: \"Größe, 6 × 7\"\n"
 
 

@@ -25,7 +25,8 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from benchbook_kit import ROOT
+
 COMMITTED = os.path.join(ROOT, "notebooks/models/recipe")
 PYTHON = os.environ.get("BENCHBOOK_RECIPE_PYTHON", sys.executable)
 TOLERANCE = 0.01

@@ -25,9 +25,9 @@ from pathlib import Path
 import pytest
 from jupyter_client.manager import start_new_kernel
 
+from benchbook_kit import ROOT
 from benchbook_kit.kernel import KERNEL_NAME, run_cell
 
-ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "Tests" / "Corpus"
 PROGRAMS = sorted(CORPUS.glob("*.swift"))
 EXPLAINED = ROOT / "docs" / "cell-model.md"   # where each EXPECT-MISMATCH program is explained

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from benchbook_kit import ROOT
 from benchbook_kit import sandbox
 from benchbook_kit.ports import free_port
 from benchbook_kit.screenshots import differing_share, pixels
@@ -22,7 +23,6 @@ from benchbook_kit.servers import ServerDidNotStart, running_server
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "04-preprocessing-for-photos.ipynb"
 ARTEFACTS = ROOT / ".build" / "test-artifacts" / "voila"
 FIGURE = ROOT / "results" / "figures" / "voila-explorer.png"
