@@ -2,10 +2,16 @@
 
 - ROOT (here): the checkout's root, the one definition scripts/, Tests/python and the kit use
 - kernel: start a kernel from the installed kernelspec, run cells, collect their outputs,
-  the kernel's processes, FRAME_MARKER
+  send comm messages, the kernel's processes, FRAME_MARKER
 - sandbox: Jupyter's per-user directories under a temporary folder
 - ports: free_port, free_ports
-- servers: a Jupyter server (JupyterLab, jupyter server, Voilà) started and stopped
+- servers: `jupyter_server`, the one factory of a test's Jupyter server (JupyterLab, jupyter
+  server, Voilà) on a free port with a token and its own Jupyter directories; a test's fixture
+  writes what it serves and yields from it (an example in servers.py). A new browser test
+  uses it with browser.require_chromium
+- browser: CHROMIUM (Debian's, for Playwright), require_chromium
+- cells: a cell that must run (`run`) or fail (`fails`), what it showed (`shown`), and no
+  generated name (GENERATED) in either
 - statistics: percentile, with the notebook library's definition
 - notebook_state: a course notebook run through a kernel, its variables read back
 - claims: the checker of the notebooks' stated directions against their numbers
