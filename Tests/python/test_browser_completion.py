@@ -21,6 +21,7 @@ from benchbook_kit import ROOT
 from benchbook_kit.browser import CHROMIUM, require_chromium
 from benchbook_kit.kernel import KERNEL_NAME
 from benchbook_kit.servers import jupyter_server
+from benchbook_kit.skips import skip_or_fail
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -33,7 +34,7 @@ def lab(tmp_path_factory):
     """JupyterLab serving a two-cell notebook in a temporary directory."""
     require_chromium()
     if not PHOTO.exists():
-        pytest.skip(f"{PHOTO} is missing: run `make notebook-data`")
+        skip_or_fail(f"{PHOTO} is missing: run `make notebook-data`")
     root = tmp_path_factory.mktemp("lab")
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": KERNEL_NAME, "display_name": "Swift", "language": "swift"}

@@ -10,6 +10,7 @@
   writes what it serves and yields from it (an example in servers.py). A new browser test
   uses it with browser.require_chromium
 - browser: CHROMIUM (Debian's, for Playwright), require_chromium
+- skips: skip_or_fail (a missing dependency skips a test, and fails it under CI)
 - cells: a cell that must run (`run`) or fail (`fails`), what it showed (`shown`), and no
   generated name (GENERATED) in either
 - statistics: percentile, with the notebook library's definition

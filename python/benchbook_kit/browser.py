@@ -6,15 +6,12 @@ work here, so Playwright is pointed at the system's build).
 import os
 from pathlib import Path
 
+from .skips import skip_or_fail
+
 CHROMIUM = os.environ.get("BENCHBOOK_CHROMIUM", "/usr/bin/chromium")
 
 
 def require_chromium():
-    """Skips the calling test when Chromium is missing; under CI (CI set), fails instead, as a
-    missing dependency must not pass unnoticed there."""
-    import pytest
+    """Skips the calling test when Chromium is missing (fails under CI: skip_or_fail)."""
     if not Path(CHROMIUM).exists():
-        message = f"{CHROMIUM} is missing: install Debian's chromium (scripts/apt-packages.txt)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        skip_or_fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/apt-packages.txt)")
