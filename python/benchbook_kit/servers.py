@@ -1,8 +1,8 @@
 """A Jupyter server (JupyterLab, jupyter server, Voilà) started for a test, on 127.0.0.1: the
 one factory every test that needs a server uses.
 
-`jupyter_server(app, root)` starts it on a free port with a fresh token, its log in
-`root/<app>.log` and Jupyter's own directories (configuration, data, runtime, IPython) in
+`jupyter_server(app, root)` starts it on a free port with a fresh token, its log in `root`
+(jupyterlab.log, server.log or voila.log) and Jupyter's own directories (configuration, data, runtime, IPython) in
 `root/.jupyter/`, so nothing it saves reaches the user's home (kernelspecs installed for the
 user stay visible); it waits until the server answers, yields a `JupyterServer`, and stops
 it when the block ends. A test's fixture writes what the server should serve, then:
