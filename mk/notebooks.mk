@@ -11,7 +11,10 @@
 #                         set-up, not committed)
 #   make run-notebooks    execute every notebook (numbered ones and benchmarks-and-charts)
 #   make test-claims      the claim checker's tests, and every notebook's markdown through it;
-#                         the README's and docs/' links resolve (test_docs_links.py)
+#                         the README's and docs/' links resolve (test_docs_links.py); every
+#                         Python test file runs in one target of `make test`, as docs/tests.md
+#                         says (test_make_targets.py); what tests and scripts share is in
+#                         python/benchbook_kit, once (test_python_kit.py)
 
 NOTEBOOK_RUNNER := $(PYTHON) scripts/notebooks/run_notebooks.py
 
@@ -30,9 +33,11 @@ run-notebooks: kernelspec models notebook-data ## execute every course notebook 
 	BENCHBOOK_RESULTS_DIR=$(RECORDS_DIR) $(NOTEBOOK_RUNNER)
 
 # The claim checker's own tests, and every notebook's markdown through it; the links of the
-# README and docs/, and the committed files a script makes (fast: no kernel).
-test-claims: venv ## the claim checker's tests and every notebook's own words through it; the docs' links; generated files
-	$(PYTHON) -m pytest -q Tests/python/test_check_claims.py Tests/python/test_docs_links.py Tests/python/test_generated_files.py
+# README and docs/, the committed files a script makes, every Python test file in a target of
+# `make test`, and the kit's rules (fast: no kernel).
+test-claims: venv ## the claim checker's tests and every notebook's own words through it; the docs' links; generated files; every test file in a target; the kit's rules
+	$(PYTHON) -m pytest -q Tests/python/test_check_claims.py Tests/python/test_docs_links.py Tests/python/test_generated_files.py \
+	    Tests/python/test_make_targets.py Tests/python/test_python_kit.py Tests/python/test_package_imports.py
 
 logos: venv ## draw the kernelspec's logos again (kernels/swift/logo-*.png)
 	$(PYTHON) scripts/make_logos.py

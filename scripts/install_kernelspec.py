@@ -18,7 +18,9 @@ from pathlib import Path
 
 from jupyter_client.kernelspec import KernelSpecManager
 
-ROOT = Path(__file__).resolve().parent.parent
+# Not benchbook_kit's ROOT: the class image runs this script on its own (scripts/hub/build_image.py
+# copies it without python/), so it finds kernels/swift/ from where it stands.
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Draws the kernelspec logos (kernels/swift/logo-32x32.png and logo-64x64.png).
 
-Run with the project venv: `make logos` (.venv/bin/python scripts/make_logos.py [--out DIR]);
+Run with the project venv: `make logos` (PYTHONPATH=python .venv/bin/python scripts/make_logos.py [--out DIR]);
 test_generated_files.py checks that the committed logos are what this script draws.
 The logo is an orange rounded square with a white stopwatch: Swift, timed.
 """
@@ -9,7 +9,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-OUT = Path(__file__).resolve().parent.parent / "kernels" / "swift"
+from benchbook_kit import ROOT
+
+OUT = ROOT / "kernels" / "swift"
 
 
 def draw(size: int) -> Image.Image:

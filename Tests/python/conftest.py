@@ -1,9 +1,13 @@
-"""Shared fixtures: a real Benchbook kernel started from the installed kernelspec."""
+"""Shared fixtures: a real Benchbook kernel started from the installed kernelspec, and
+Jupyter's directories under a test's own folder (a module that wants them for every test:
+`pytestmark = pytest.mark.usefixtures("jupyter_directories")`). What tests share beyond
+fixtures is in python/benchbook_kit; a Jupyter server is benchbook_kit.servers.jupyter_server."""
 import os
 
 import pytest
 from jupyter_client.manager import start_new_kernel
 
+from benchbook_kit import sandbox
 from benchbook_kit.kernel import KERNEL_NAME
 
 # The suite tests what a compile does (interrupting one, its trace, its errors): kernels it
@@ -21,3 +25,10 @@ def kernel():
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+
+
+@pytest.fixture
+def jupyter_directories(tmp_path, monkeypatch):
+    """Connection files and other Jupyter state of this process under the test's folder
+    (tmp_path/jupyter), not in the home; request it before `kernel`."""
+    sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")

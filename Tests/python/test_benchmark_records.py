@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from benchbook_kit import ROOT
+
 BINARY = Path(os.environ.get("BENCHBOOK_BENCH_BIN", ROOT / ".build" / "release" / "benchbook-bench"))
 
 

@@ -11,47 +11,38 @@ Tab or Shift-Tab, then reads the editor and the completer or tooltip:
 Screenshots of each step are kept in .build/test-artifacts/browser-completion/ (gitignored).
 """
 import os
-import secrets
 import shutil
 import time
-from pathlib import Path
 
 import nbformat
 import pytest
 
-from benchbook_kit.ports import free_port
-from benchbook_kit.servers import ServerDidNotStart, lab_command, running_server
+from benchbook_kit import ROOT
+from benchbook_kit.browser import CHROMIUM, require_chromium
+from benchbook_kit.kernel import KERNEL_NAME
+from benchbook_kit.servers import jupyter_server
+from benchbook_kit.skips import skip_or_fail
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = ROOT / ".build" / "test-artifacts" / "browser-completion"
-CHROMIUM = os.environ.get("BENCHBOOK_CHROMIUM", "/usr/bin/chromium")
 PHOTO = ROOT / "notebooks" / "data" / "photos" / "chelsea.png"
-KERNEL_NAME = os.environ.get("BENCHBOOK_KERNEL_NAME", "swift")
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """JupyterLab serving a two-cell notebook in a temporary directory."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (scripts/apt-packages.txt)")
+    require_chromium()
     if not PHOTO.exists():
-        pytest.skip(f"{PHOTO} is missing: run `make notebook-data`")
+        skip_or_fail(f"{PHOTO} is missing: run `make notebook-data`")
     root = tmp_path_factory.mktemp("lab")
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": KERNEL_NAME, "display_name": "Swift", "language": "swift"}
     notebook.cells = [nbformat.v4.new_code_cell(f'let photo = try Image(contentsOfFile: "{PHOTO}")'),
                       nbformat.v4.new_code_cell("")]
     nbformat.write(notebook, root / "completion.ipynb")
-    port, token = free_port(), secrets.token_hex(16)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        with running_server(lab_command(port, token, root), f"{base}/api/status?token={token}", root / "jupyterlab.log",
-                            root, os.environ.copy(), what="JupyterLab"):
-            yield base, token, root
-    except ServerDidNotStart as error:
-        pytest.fail(str(error))
+    with jupyter_server("lab", root) as server:
+        yield server.base, server.token, root
 
 
 COMPLETER_ITEMS = """() => {
@@ -151,24 +142,15 @@ IDLE_TRIES = int(os.environ.get("BENCHBOOK_IDLE_TEST_TRIES", "2"))
 
 @pytest.fixture(scope="module")
 def idle_lab(tmp_path_factory):
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (scripts/apt-packages.txt)")
+    require_chromium()
     root = tmp_path_factory.mktemp("idle-lab")
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": KERNEL_NAME, "display_name": "Swift", "language": "swift"}
     notebook.cells = [nbformat.v4.new_code_cell('let learningRate = 0.01'), nbformat.v4.new_code_cell("")]
     nbformat.write(notebook, root / "idle.ipynb")
-    port, token = free_port(), secrets.token_hex(16)
-    env = dict(os.environ)
-    if IDLE_STOP:
-        env["BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS"] = IDLE_STOP
-    base = f"http://127.0.0.1:{port}"
-    try:
-        with running_server(lab_command(port, token, root), f"{base}/api/status?token={token}", root / "jupyterlab.log",
-                            root, env, what="JupyterLab") as server:
-            yield base, token, root, server.pid
-    except ServerDidNotStart as error:
-        pytest.fail(str(error))
+    env = {"BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS": IDLE_STOP} if IDLE_STOP else {}
+    with jupyter_server("lab", root, env=env) as server:
+        yield server.base, server.token, root, server.process.pid
 
 
 def language_servers(pid):

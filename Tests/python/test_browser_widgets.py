@@ -13,7 +13,6 @@ Screenshots of each step are kept in .build/test-artifacts/browser-widgets/ (git
 """
 import json
 import os
-import secrets
 import shutil
 import statistics
 import time
@@ -21,16 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from benchbook_kit.ports import free_port
+from benchbook_kit import ROOT
+from benchbook_kit.browser import CHROMIUM, require_chromium
 from benchbook_kit.screenshots import differing_share, pixels
-from benchbook_kit.servers import ServerDidNotStart, lab_command, running_server
+from benchbook_kit.servers import jupyter_server
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = "04-preprocessing-for-photos.ipynb"
 ARTEFACTS = ROOT / ".build" / "test-artifacts" / "browser-widgets"
-CHROMIUM = os.environ.get("BENCHBOOK_CHROMIUM", "/usr/bin/chromium")
 STEPS = int(os.environ.get("BENCHBOOK_BROWSER_STEPS", "12"))
 
 
@@ -38,30 +36,23 @@ STEPS = int(os.environ.get("BENCHBOOK_BROWSER_STEPS", "12"))
 def lab(tmp_path_factory):
     """JupyterLab serving a copy of notebook 04 (its data and models linked), so nothing the
     browser saves touches the repository."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (scripts/apt-packages.txt)")
+    require_chromium()
     root = tmp_path_factory.mktemp("lab")
     shutil.copy(ROOT / "notebooks" / NOTEBOOK, root / NOTEBOOK)
     for name in ["data", "models"]:
         (root / name).symlink_to(ROOT / "notebooks" / name)
-    port, token = free_port(), secrets.token_hex(16)
     # JupyterLab saves its workspace (open notebooks, layout) and settings under the user's
     # Jupyter config directory: a teacher's next `jupyter lab` would reopen this notebook.
-    # They go to the test's directory instead, and the user's are checked untouched below.
+    # The server's directories are the test's (jupyter_server), and the user's are checked
+    # untouched below.
     home_lab = Path(os.environ.get("JUPYTER_CONFIG_DIR", Path.home() / ".jupyter")) / "lab"
     home_before = sorted(home_lab.rglob("*")) if home_lab.exists() else []
-    environment = dict(os.environ, JUPYTER_CONFIG_DIR=str(root / "jupyter-config"))
-    base = f"http://127.0.0.1:{port}"
-    try:
-        with running_server(lab_command(port, token, root, "--ServerApp.disable_check_xsrf=False"),
-                            f"{base}/api/status?token={token}", root / "jupyterlab.log", root, environment,
-                            what="JupyterLab"):
-            yield base, token, root
-    except ServerDidNotStart as error:
-        pytest.fail(str(error))
+    with jupyter_server("lab", root, arguments=["--ServerApp.disable_check_xsrf=False"]) as server:
+        yield server.base, server.token, root
     home_after = sorted(home_lab.rglob("*")) if home_lab.exists() else []
     assert home_after == home_before, f"JupyterLab state left in {home_lab}: {sorted(set(home_after) - set(home_before))}"
-    assert (root / "jupyter-config" / "lab" / "workspaces").is_dir(), "the test's JupyterLab saved no workspace"
+    workspaces = Path(server.env["JUPYTER_CONFIG_DIR"]) / "lab" / "workspaces"
+    assert workspaces.is_dir(), f"the test's JupyterLab saved no workspace in {workspaces}"
 
 
 WATCH_SOURCE = """() => {

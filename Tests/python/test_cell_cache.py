@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from jupyter_client import KernelManager
 
+from benchbook_kit import ROOT
 from benchbook_kit.kernel import KERNEL_NAME, errors, results, run_cell, text_of
 
-REPO = Path(__file__).resolve().parents[2]
 
 
 class Kernel:
@@ -220,7 +220,7 @@ def compile_milliseconds(log):
 
 
 def run_notebook_cells(kernel, name):
-    cells = json.loads((REPO / "notebooks" / name).read_text())["cells"]
+    cells = json.loads((ROOT / "notebooks" / name).read_text())["cells"]
     seen = []
     for cell in cells:
         if cell["cell_type"] != "code":
@@ -248,7 +248,7 @@ def test_notebook_01_twice_in_fresh_kernels_with_one_cache(tmp_path):
     cache = tmp_path / "cache"
     runs, compile_ms = [], []
     for index in range(2):
-        with Kernel(tmp_path / f"k{index}.log", BENCHBOOK_CELL_CACHE=str(cache), cwd=str(REPO / "notebooks")) as kernel:
+        with Kernel(tmp_path / f"k{index}.log", BENCHBOOK_CELL_CACHE=str(cache), cwd=str(ROOT / "notebooks")) as kernel:
             runs.append(run_notebook_cells(kernel, "01-loading.ipynb"))
             lines = kernel.cache_lines()
         compile_ms.append(compile_milliseconds(kernel.log))

@@ -5,16 +5,14 @@ conformances across cells, generics, closures, async/await, top-level try, guard
 do/catch, defer, interpolation, each error kind, a trap followed by more cells, and an
 interrupt, and the timing magics. The executed notebook is written to results/executed/cell-engine-tour.ipynb.
 """
-import re
 import time
-from pathlib import Path
 
 import nbformat
 
+from benchbook_kit import ROOT
+from benchbook_kit.cells import GENERATED
 from benchbook_kit.kernel import execute_and_interrupt_once_running, results, run_cell, text_of
 
-ROOT = Path(__file__).resolve().parents[2]
-GENERATED = re.compile(r"__bb|__benchbook|_BenchbookCell|\bCell[0-9]+\b|benchbook_cell")
 
 # (code, expectation). Expectation keys: result, stdout (substring), error (ename),
 # evalue (substring), traceback (substring), quiet (no output at all).

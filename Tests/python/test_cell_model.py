@@ -9,26 +9,7 @@ import re
 
 import pytest
 
-from benchbook_kit.kernel import results, run_cell, text_of
-
-GENERATED = re.compile(r"__bb|__benchbook|_BenchbookCell|_BenchbookScope|_BenchbookUnset|\bCell[0-9]+\b")
-
-
-def run(kc, code):
-    """Runs a cell that must succeed; returns (stdout, [results])."""
-    reply, outputs = run_cell(kc, code)
-    assert reply["status"] == "ok", f"{code!r}: {reply.get('ename')}: {reply.get('evalue')}\n" + "\n".join(reply.get("traceback", []))
-    for message in outputs:
-        assert not GENERATED.search(str(message["content"])), f"{code!r}: generated name shown: {message['content']}"
-    return text_of(outputs), results(outputs)
-
-
-def fails(kc, code):
-    """Runs a cell that must fail; returns the reply."""
-    reply, outputs = run_cell(kc, code)
-    assert reply["status"] == "error", f"{code!r} should fail: {outputs}"
-    assert not GENERATED.search(" ".join(reply["traceback"]) + reply["evalue"]), reply
-    return reply
+from benchbook_kit.cells import fails, run
 
 
 def test_actors_are_visible_to_later_cells(kernel):

@@ -19,16 +19,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from benchbook_kit import ROOT
 from benchbook_kit import sandbox
 from benchbook_kit.kernel import complete_from_server, results, run_cell, text_of
 
+# Connection files and other Jupyter state under each test's folder, not in the home.
+pytestmark = pytest.mark.usefixtures("jupyter_directories")
 
-@pytest.fixture(autouse=True)
-def jupyter_directories(tmp_path, monkeypatch):
-    """Connection files and other Jupyter state under the test's folder, not in the home."""
-    sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
-
-ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = "#| label: fig-answer\n//| echo: false\n#| fig-cap: \"Größe, 6 × 7\"\n"
 
 

@@ -2,15 +2,14 @@
 each verdict form is checked against its own interval, and each markdown rule catches what it
 is for and leaves alone what it is not. Then every notebook's own words pass it (their outputs
 are checked when run_notebooks.py executes them)."""
-from pathlib import Path
 
 import nbformat
 import pytest
 
+from benchbook_kit import ROOT
 from benchbook_kit.claims import (check_accuracy_intervals_cell, check_markdown_sentence, check_notebook, check_piece,
                                   check_unpaired_accuracy, markdown_sentences)
 
-ROOT = Path(__file__).resolve().parents[2]
 
 CONSISTENT = [
     "2.31× faster than at 1 thread (95 % interval 2.12–2.50×)",

@@ -14,26 +14,7 @@ import time
 import ipywidgets
 import pytest
 
-from benchbook_kit.kernel import children, host_pid, results, run_cell, text_of
-
-
-def send_comm(kc, msg_type, content, buffers=None, timeout=30):
-    """Sends a comm message on shell and returns its iopub messages up to its idle."""
-    msg = kc.session.msg(msg_type, content)
-    kc.session.send(kc.shell_channel.socket, msg, buffers=buffers or [])
-    outputs, busy = [], False
-    deadline = time.time() + timeout
-    while True:
-        m = kc.get_iopub_msg(timeout=max(0.1, deadline - time.time()))
-        if m["parent_header"].get("msg_id") != msg["header"]["msg_id"]:
-            continue
-        if m["msg_type"] == "status":
-            if m["content"]["execution_state"] == "busy":
-                busy = True
-            elif busy:
-                return outputs
-            continue
-        outputs.append(m)
+from benchbook_kit.kernel import children, host_pid, results, run_cell, send_comm, text_of
 
 
 def opened(outputs, model=None):

@@ -7,14 +7,13 @@ Needs the installed kernelspec, the course models and the notebook data (make mo
 notebook-data).
 """
 import re
-from pathlib import Path
 
 import pytest
 from jupyter_client.manager import start_new_kernel
 
+from benchbook_kit import ROOT
 from benchbook_kit.kernel import KERNEL_NAME, errors, run_cell
 
-ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels",
            "BenchbookCharts", "BenchbookWidgets"]
 BLOCK = re.compile(r"^\s*/// ```swift\n(.*?)^\s*/// ```$", re.S | re.M)

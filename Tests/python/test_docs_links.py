@@ -5,11 +5,11 @@ to a file or folder of the repository, and a link to a heading (`page.md#heading
 heading that page has (GitHub's anchor: lower case, punctuation dropped, spaces as hyphens).
 """
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from benchbook_kit import ROOT
+
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md"), ROOT / "deploy" / "README.md",
                 ROOT / "notebooks" / "README.md", ROOT / "course" / "README.md"])
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")

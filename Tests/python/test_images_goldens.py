@@ -4,12 +4,12 @@ These check the facts the Swift library relies on, against Pillow itself, so a P
 upgrade that changes them is caught here rather than as a puzzling Swift failure.
 """
 import json
-from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
-ROOT = Path(__file__).resolve().parents[2]
+from benchbook_kit import ROOT
+
 GOLDENS = ROOT / ".build" / "goldens" / "images"
 
 

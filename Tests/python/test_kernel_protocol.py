@@ -8,8 +8,7 @@ import pytest
 import zmq
 from jupyter_client.session import Session
 
-from benchbook_kit.kernel import RUNNING_MARKER, collect, results, run_cell, text_of
-from test_comms_widgets import send_comm
+from benchbook_kit.kernel import RUNNING_MARKER, collect, results, run_cell, send_comm, text_of
 
 
 def connection(km):

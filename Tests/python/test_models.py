@@ -13,7 +13,8 @@ import subprocess
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from benchbook_kit import ROOT
+
 BIN = os.environ.get("BENCHBOOK_MODELS_BIN", os.path.join(ROOT, ".build/release/benchbook-models"))
 MODELS_DIR = os.environ.get("BENCHBOOK_MODELS_DIR", os.path.join(ROOT, "notebooks/models"))
 MODELS = [os.path.join(MODELS_DIR, name) for name in

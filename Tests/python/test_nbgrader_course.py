@@ -12,14 +12,13 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import nbformat
 import pytest
 
+from benchbook_kit import ROOT
 from benchbook_kit import sandbox
 
-ROOT = Path(__file__).resolve().parents[2]
 COURSE = ROOT / "course"
 ASSIGNMENT = "classifier"
 NOTEBOOK = "classifier.ipynb"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from benchbook_kit import ROOT
 SWIFT_SOURCES = {".swift"}
 C_SOURCES = {".c", ".h", ".cpp", ".hpp", ".cc", ".mm", ".m"}
 IMPORT = re.compile(

@@ -24,10 +24,10 @@ from scipy.stats import binomtest, multinomial
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportion_confint
 
+from benchbook_kit import ROOT
 from benchbook_kit.claims import check_piece
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("BENCHBOOK_MODELS_BIN", os.path.join(ROOT, ".build/release/benchbook-models"))
+BIN = os.environ.get("BENCHBOOK_MODELS_BIN", str(ROOT / ".build/release/benchbook-models"))
 Z = 1.959963984540054
 
 # (both right, only A right, only B right, both wrong): A is the candidate, B the baseline.

@@ -11,9 +11,9 @@ import nbformat
 import papermill
 import pytest
 
+from benchbook_kit import ROOT
 from benchbook_kit.kernel import KERNEL_NAME
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "Tests" / "Fixtures" / "papermill"
 PAPERMILL = Path(sys.executable).parent / "papermill"
 

@@ -25,7 +25,9 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from benchbook_kit import ROOT
+from benchbook_kit.skips import skip_or_fail
+
 COMMITTED = os.path.join(ROOT, "notebooks/models/recipe")
 PYTHON = os.environ.get("BENCHBOOK_RECIPE_PYTHON", sys.executable)
 TOLERANCE = 0.01
@@ -37,10 +39,7 @@ def test_script_reproduces_committed_accuracy(tmp_path):
     probe = subprocess.run([PYTHON, "-c", "import tensorflow_model_optimization, tf_keras"],
                            capture_output=True, text=True, env=dict(os.environ, TF_USE_LEGACY_KERAS="1"))
     if probe.returncode != 0:
-        message = f"{PYTHON} lacks tensorflow-model-optimization or tf-keras (requirements.txt)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        skip_or_fail(f"{PYTHON} lacks tensorflow-model-optimization or tf-keras (requirements.txt)")
     epochs = committed["epochs"]
     result = subprocess.run(
         [PYTHON, "scripts/models/make_recipe_models.py", "--out", str(tmp_path), "--seed", str(committed["seed"]),

@@ -6,14 +6,14 @@ they ran; one-line timing magics."""
 import os
 import signal
 import time
-from pathlib import Path
 
 import pytest
 
+from benchbook_kit import ROOT
 from benchbook_kit.kernel import (FRAME_MARKER, children, errors, execute_and_interrupt_once_running, host_pid, results,
                                   run_cell, text_of)
 
-MODELS = Path(__file__).resolve().parents[2] / "notebooks" / "models"
+MODELS = ROOT / "notebooks" / "models"
 # The host's snapshot channel (BB_SEAM_SNAPSHOT_DESCRIPTOR, CHostSeam.h).
 SNAPSHOT_DESCRIPTOR = 5
 

@@ -5,10 +5,7 @@ by jupyter-resource-usage's own handler (`/api/metrics/v1/kernel_usage/get_usage
 which sends `usage_request` from the Jupyter server, as its JupyterLab panel does).
 """
 import json
-import os
-import secrets
 import socket
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -17,16 +14,11 @@ import psutil
 import pytest
 from jupyter_client import BlockingKernelClient
 
-from benchbook_kit import sandbox
-from benchbook_kit.ports import free_port
-from benchbook_kit.servers import ServerDidNotStart, running_server
 from benchbook_kit.kernel import complete_from_server, run_cell
+from benchbook_kit.servers import jupyter_server
 
-
-@pytest.fixture(autouse=True)
-def jupyter_directories(tmp_path, monkeypatch):
-    """Connection files and other Jupyter state under the test's folder, not in the home."""
-    sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
+# Connection files and other Jupyter state under each test's folder, not in the home.
+pytestmark = pytest.mark.usefixtures("jupyter_directories")
 
 IPYKERNEL_FIELDS = {"hostname", "pid", "kernel_cpu", "kernel_memory", "host_cpu_percent", "cpu_count",
                     "host_virtual_memory"}
@@ -132,16 +124,8 @@ def server(tmp_path):
     """A Jupyter server with jupyter-resource-usage (its server extension is on once the
     package is installed), on 127.0.0.1 with a token."""
     pytest.importorskip("jupyter_resource_usage")
-    port, token = free_port(), secrets.token_hex(16)
-    env = sandbox.environment(tmp_path)
-    base = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "jupyter", "server", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-               f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}"]
-    try:
-        with running_server(command, f"{base}/api/status?token={token}", tmp_path / "server.log", tmp_path, env):
-            yield base, token, Path(env["JUPYTER_RUNTIME_DIR"])
-    except ServerDidNotStart as error:
-        pytest.fail(str(error))
+    with jupyter_server("server", tmp_path) as server:
+        yield server.base, server.token, Path(server.env["JUPYTER_RUNTIME_DIR"])
 
 
 def call(base, token, path, method="GET", body=None):

@@ -4,9 +4,8 @@ jsonschema without rfc3987-syntax, whose import builds Lark parsers for the `iri
 validated against nbformat's schema. The class image is checked in test_cluster.py."""
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from benchbook_kit import ROOT
 
 # Imports what `jupyter lab` and nbclient import, validates a course notebook and a broken
 # copy of it, and says whether the IRI parsers were built.

@@ -2,11 +2,12 @@
 (deploy/jupyterhub/benchbook_spawners.py): `random_port()` can return a port it returned a
 moment ago, before the first server bound it, as it did once in a class of 16 starting at once."""
 import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "jupyterhub"))
+from benchbook_kit import ROOT
+
+sys.path.insert(0, str(ROOT / "deploy" / "jupyterhub"))
 import benchbook_spawners  # noqa: E402
 from benchbook_spawners import HostNetworkDockerSpawner, HostNetworkSpawner, HostNetworkSwarmSpawner  # noqa: E402
 

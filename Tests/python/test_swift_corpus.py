@@ -25,9 +25,10 @@ from pathlib import Path
 import pytest
 from jupyter_client.manager import start_new_kernel
 
+from benchbook_kit import ROOT
 from benchbook_kit.kernel import KERNEL_NAME, run_cell
+from benchbook_kit.skips import skip_or_fail
 
-ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "Tests" / "Corpus"
 PROGRAMS = sorted(CORPUS.glob("*.swift"))
 EXPLAINED = ROOT / "docs" / "cell-model.md"   # where each EXPECT-MISMATCH program is explained
@@ -43,7 +44,7 @@ def cells_of(source):
 def swiftc():
     found = shutil.which("swiftc") or "/opt/swift/usr/bin/swiftc"
     if not Path(found).exists():
-        pytest.skip("swiftc is not on PATH or in /opt/swift/usr/bin")
+        skip_or_fail("swiftc is not on PATH or in /opt/swift/usr/bin")
     return found
 
 

@@ -8,44 +8,29 @@ Screenshots go to .build/test-artifacts/voila/; with BENCHBOOK_RECORD_RESULTS=1 
 dashboard's screenshot is also written to results/figures/voila-explorer.png.
 """
 import os
-import secrets
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
 
-from benchbook_kit import sandbox
-from benchbook_kit.ports import free_port
+from benchbook_kit import ROOT
+from benchbook_kit.browser import CHROMIUM, require_chromium
 from benchbook_kit.screenshots import differing_share, pixels
-from benchbook_kit.servers import ServerDidNotStart, running_server
+from benchbook_kit.servers import jupyter_server
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "04-preprocessing-for-photos.ipynb"
 ARTEFACTS = ROOT / ".build" / "test-artifacts" / "voila"
 FIGURE = ROOT / "results" / "figures" / "voila-explorer.png"
-CHROMIUM = os.environ.get("BENCHBOOK_CHROMIUM", "/usr/bin/chromium")
 
 
 @pytest.fixture(scope="module")
 def voila(tmp_path_factory):
     """Voilà serving notebook 04 (from notebooks/, where its data and models are)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (scripts/apt-packages.txt)")
+    require_chromium()
     root = tmp_path_factory.mktemp("voila")
-    port, token = free_port(), secrets.token_hex(16)
-    command = [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
-               f"--token={token}", "--show_tracebacks=True"]
-    base = f"http://127.0.0.1:{port}"
-    try:
-        # voila.js is served before any login.
-        with running_server(command, f"{base}/voila/static/voila.js", root / "voila.log", NOTEBOOK.parent,
-                            sandbox.environment(root), what="Voilà", http_error_is_ready=True):
-            yield base, token, root
-    except ServerDidNotStart as error:
-        pytest.fail(str(error))
+    with jupyter_server("voila", root, notebook=NOTEBOOK) as server:
+        yield server.base, server.token, root
 
 
 WATCH_SOURCE = """() => {

@@ -8,14 +8,10 @@ import os
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-from benchbook_kit import sandbox
 from benchbook_kit.kernel import KERNEL_NAME, results, run_cell, text_of
 
-
-@pytest.fixture(autouse=True)
-def jupyter_directories(tmp_path, monkeypatch):
-    """Connection files and other Jupyter state under the test's folder, not in the home."""
-    sandbox.use_in_this_process(monkeypatch, tmp_path / "jupyter")
+# Connection files and other Jupyter state under each test's folder, not in the home.
+pytestmark = pytest.mark.usefixtures("jupyter_directories")
 
 
 def ok(kc, code):

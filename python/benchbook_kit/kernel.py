@@ -106,6 +106,25 @@ def collect(kc, msg_id, timeout=120):
             return reply["content"], outputs
 
 
+def send_comm(kc, msg_type, content, buffers=None, timeout=30):
+    """Sends a comm message on shell and returns its iopub messages up to its idle."""
+    msg = kc.session.msg(msg_type, content)
+    kc.session.send(kc.shell_channel.socket, msg, buffers=buffers or [])
+    outputs, busy = [], False
+    deadline = time.time() + timeout
+    while True:
+        m = kc.get_iopub_msg(timeout=max(0.1, deadline - time.time()))
+        if m["parent_header"].get("msg_id") != msg["header"]["msg_id"]:
+            continue
+        if m["msg_type"] == "status":
+            if m["content"]["execution_state"] == "busy":
+                busy = True
+            elif busy:
+                return outputs
+            continue
+        outputs.append(m)
+
+
 def text_of(outputs, kind="stdout"):
     """All stream text of one kind."""
     return "".join(m["content"]["text"] for m in outputs if m["msg_type"] == "stream" and m["content"]["name"] == kind)

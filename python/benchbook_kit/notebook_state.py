@@ -3,11 +3,10 @@ for the recovery test and the recovery benchmark."""
 import json
 import re
 import time
-from pathlib import Path
 
+from . import ROOT
 from .kernel import run_cell, start_kernel, text_of
 
-ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 
 

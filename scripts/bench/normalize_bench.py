@@ -37,14 +37,14 @@ from pathlib import Path
 # every cell it measures from the first run's: set BENCHBOOK_CELL_CACHE to measure with one.
 os.environ.setdefault("BENCHBOOK_CELL_CACHE", "off")
 
-ROOT = Path(__file__).resolve().parents[2]
+from jupyter_client.manager import start_new_kernel  # noqa: E402
+from benchbook_kit import ROOT  # noqa: E402
+from benchbook_kit.kernel import run_cell, text_of  # noqa: E402
+
 PROGRAMS = {
     "pointer loop": ROOT / "scripts" / "bench" / "normalize-loop.swift",
     "[UInt8] function": ROOT / "scripts" / "bench" / "normalize-array.swift",
 }
-
-from jupyter_client.manager import start_new_kernel  # noqa: E402
-from benchbook_kit.kernel import run_cell, text_of  # noqa: E402
 
 KERNELS = {
     "cell": {},

@@ -36,9 +36,8 @@ from pathlib import Path
 # every cell it measures from the first run's: set BENCHBOOK_CELL_CACHE to measure with one.
 os.environ.setdefault("BENCHBOOK_CELL_CACHE", "off")
 
-ROOT = Path(__file__).resolve().parents[2]
-
 from jupyter_client.manager import start_new_kernel  # noqa: E402
+from benchbook_kit import ROOT  # noqa: E402
 from benchbook_kit.kernel import children, kernel_pid, run_cell  # noqa: E402
 
 NOTEBOOKS = ROOT / "notebooks"

@@ -22,9 +22,7 @@ from pathlib import Path
 # every cell it measures from the first run's: set BENCHBOOK_CELL_CACHE to measure with one.
 os.environ.setdefault("BENCHBOOK_CELL_CACHE", "off")
 
-HERE = Path(__file__).resolve()
-ROOT = HERE.parents[2]
-
+from benchbook_kit import ROOT  # noqa: E402
 from benchbook_kit.kernel import children, kernel_pid, run_cell, text_of  # noqa: E402
 from benchbook_kit.notebook_state import recovery_milliseconds, run_notebook, start_notebook_kernel  # noqa: E402
 

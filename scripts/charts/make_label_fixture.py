@@ -2,7 +2,7 @@
 Tests/Fixtures/charts/imagenet-classes.json, for the chart label test (every name must be
 drawn whole, in every chart that shows class names).
 
-    make label-fixture    (/usr/bin/python3 scripts/charts/make_label_fixture.py [--out FILE])
+    make label-fixture    (PYTHONPATH=python /usr/bin/python3 scripts/charts/make_label_fixture.py [--out FILE])
 
 The names come from Debian's python3-torchvision 0.14 (torchvision.models._meta), the list
 `make models` records in the course models. test_generated_files.py checks that the
@@ -14,7 +14,8 @@ import os
 
 from torchvision.models._meta import _IMAGENET_CATEGORIES
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from benchbook_kit import ROOT
+
 OUT = os.path.join(ROOT, "Tests", "Fixtures", "charts", "imagenet-classes.json")
 
 parser = argparse.ArgumentParser(description="Writes the ImageNet class names of the chart label test.")

@@ -3,7 +3,7 @@
 libFuzzer, then compared file by file with a reference reader written here from the rules
 in CConnectionFile.h, on generated damaged files.
 
-    python scripts/hostile/connection_files.py --build-dir .build/hostile [--runs N] [--files N]
+    PYTHONPATH=python python scripts/hostile/connection_files.py --build-dir .build/hostile [--runs N] [--files N]
 
 Prints one line of counts and exits 1 when any is not 0. Deaths: a sanitizer report, an
 abort of the fuzz target's own checks, or a crash of the checking program; hangs: a
@@ -18,7 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from benchbook_kit import ROOT
+
 CLANG = "/opt/swift/usr/bin/clang"
 SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
 PORTS = ["shell_port", "control_port", "stdin_port", "iopub_port", "hb_port"]

@@ -16,13 +16,12 @@ import os
 import random
 import sys
 import time
-from pathlib import Path
 
 import zmq
 from jupyter_client.manager import start_new_kernel
 from jupyter_client.session import Session
 
-ROOT = Path(__file__).resolve().parents[2]
+from benchbook_kit import ROOT
 from benchbook_kit.kernel import KERNEL_NAME, collect, results, text_of
 MODEL = ROOT / "notebooks/models/fashion_cnn.tflite"
 

@@ -14,12 +14,10 @@ import argparse
 import re
 import subprocess
 import sys
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
 import connection_files  # scripts/hostile/, the script's own folder
 import kernel_campaign
+from benchbook_kit import ROOT
 
 
 def main():

@@ -24,12 +24,12 @@ from pathlib import Path
 
 import numpy as np
 
+from benchbook_kit import ROOT
 from benchbook_kit.hub import Hub
 from benchbook_kit.hub.classroom import COMPLETION, LESSON, MB, other_processes, per_cell_table, run_class
 from benchbook_kit.report import table
 from benchbook_kit.statistics import percentile
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def verdict(row, p90_limit):

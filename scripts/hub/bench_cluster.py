@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from benchbook_kit import ROOT
 from benchbook_kit.hub import Hub, memory_available, memory_by_role
 from benchbook_kit.hub.class_cache import warm
 from benchbook_kit.hub.classroom import COMPLETION, LESSON, MB, other_processes, per_cell_table, run_class
@@ -47,7 +48,6 @@ from benchbook_kit.hub.docker_engine import docker, ensure
 from benchbook_kit.hub.limits import CPU_LIMIT, MEM_LIMIT
 from benchbook_kit.statistics import percentile
 
-ROOT = Path(__file__).resolve().parents[2]
 ROLES = ["server", "kernel", "host", "snapshot", "compiler", "linker", "language server", "parser", "other"]
 CPU_ROLES = ["kernel", "parser", "compiler", "linker", "host", "snapshot", "language server", "server", "other"]
 CACHES = {"none": "no cache", "class": "class cache"}

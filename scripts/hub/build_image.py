@@ -32,9 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchbook_kit import ROOT
 from benchbook_kit.hub.docker_engine import DOCKER, EngineError, docker, ensure
 
-ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy" / "jupyterhub"
 WORK = ROOT / ".build" / "image"
 IMAGE = "benchbook-singleuser:latest"

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from jupyter_client import KernelManager
 
+from benchbook_kit import ROOT
 from benchbook_kit.kernel import run_cell
 
-ROOT = Path(__file__).resolve().parents[2]
 
 NOTEBOOKS = ["01-loading.ipynb", "02-normalising.ipynb", "03-classifying.ipynb", "04-preprocessing-for-photos.ipynb"]
 STEP = re.compile(r"\] (cell compiler|swift-frontend|ld\.gold|ld\.lld|cell cache: hit [0-9a-f]+(?: \(shared\))?(?: \(compile errors\))?): ([0-9.]+) ms")

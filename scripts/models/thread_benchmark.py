@@ -1,7 +1,7 @@
 """PyTorch Lite at 1 and 2 threads: libtorch's own thread handling (before) against
 Benchbook's (after), with the cause shown by libgomp's wait settings.
 
-    .venv/bin/python scripts/models/thread_benchmark.py --bin .build/release/benchbook-models
+    PYTHONPATH=python .venv/bin/python scripts/models/thread_benchmark.py --bin .build/release/benchbook-models
 
 Before: Debian's /usr/bin/python3 (torch 1.13, the same libtorch as the Swift library) loads
 the file and calls torch.set_num_threads(N), which sizes both of libtorch's pools: OpenMP
@@ -25,7 +25,8 @@ import statistics
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from benchbook_kit import ROOT
+
 SYSTEM_PYTHON = "/usr/bin/python3"
 BEGIN = "<!-- threads before/after: scripts/models/thread_benchmark.py -->"
 END = "<!-- end threads before/after -->"
@@ -152,7 +153,7 @@ work: above 2, other processes competed for the cores, and a second thread that 
 partner at the end of every operator waits for a core another process holds; then 2 threads
 lose to 1 whatever the thread rule). libtorch's default thread count on this machine, which
 `Model` keeps unless told otherwise: {default_threads} (`torch.get_num_threads()`). Reproduce:
-`.venv/bin/python scripts/models/thread_benchmark.py {arguments or "--bin .build/release/benchbook-models"}`.
+`PYTHONPATH=python .venv/bin/python scripts/models/thread_benchmark.py {arguments or "--bin .build/release/benchbook-models"}`.
 {END}
 """
     report = os.path.join(args.out, "model-benchmark.md")

@@ -1,7 +1,7 @@
 """Makes the images the course notebooks read, from the Fashion-MNIST test split.
 
-    .venv/bin/python scripts/notebooks/make_notebook_data.py            # everything missing
-    .venv/bin/python scripts/notebooks/make_notebook_data.py --force    # everything again
+    PYTHONPATH=python .venv/bin/python scripts/notebooks/make_notebook_data.py            # everything missing
+    PYTHONPATH=python .venv/bin/python scripts/notebooks/make_notebook_data.py --force    # everything again
 
 Seeded and deterministic (NumPy's PCG64 with fixed seeds, Pillow's encoders): the same
 files on every machine with the same Pillow. Two groups:
@@ -48,7 +48,8 @@ import sys
 import numpy as np
 from PIL import Image
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from benchbook_kit import ROOT
+
 sys.path.insert(0, os.path.join(ROOT, "scripts", "models"))
 import fashion_data  # noqa: E402  (the project's IDX reader)
 

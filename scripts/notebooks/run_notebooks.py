@@ -34,9 +34,9 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
+from benchbook_kit import ROOT
 from benchbook_kit.claims import check_notebook
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NOTEBOOKS = os.path.join(ROOT, "notebooks")
 OUT = os.path.join(ROOT, "results", "executed")
 

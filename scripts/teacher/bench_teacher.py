@@ -23,7 +23,7 @@ from pathlib import Path
 import nbformat
 from jupyter_client.manager import start_new_kernel
 
-ROOT = Path(__file__).resolve().parents[2]
+from benchbook_kit import ROOT
 from benchbook_kit.kernel import run_cell, text_of
 from benchbook_kit.statistics import percentile
 

@@ -14,9 +14,9 @@ import statistics
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
 from jupyter_client.manager import start_new_kernel
 
+from benchbook_kit import ROOT
 from benchbook_kit.kernel import results, run_cell
 
 NOTEBOOK = ROOT / "notebooks" / "04-preprocessing-for-photos.ipynb"

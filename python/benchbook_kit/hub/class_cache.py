@@ -7,9 +7,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .. import ROOT
 from .docker_engine import DOCKER, ensure
 
-ROOT = Path(__file__).resolve().parents[3]
 IMAGE = "benchbook-singleuser:latest"
 COURSE = ["01-loading.ipynb", "02-normalising.ipynb", "03-classifying.ipynb", "04-preprocessing-for-photos.ipynb"]
 MOUNT = "/opt/benchbook/class-cache"

@@ -27,11 +27,10 @@ import psutil
 import requests
 from jupyter_client.kernelspec import KernelSpecManager
 
-from .. import waiting
+from .. import ROOT, waiting
 from ..ports import free_port
 from .docker_engine import DOCKER, docker
 
-ROOT = Path(__file__).resolve().parents[3]
 VENV_BIN = Path(sys.executable).parent
 NODE_PATH = "/usr/share/nodejs"
 

@@ -1,9 +1,10 @@
 """The per-student limits the deploy files set (deploy/jupyterhub/benchbook_limits.py), read
 from that file, which the Hub's configuration loads beside it."""
 import runpy
-from pathlib import Path
 
-LIMITS_FILE = Path(__file__).resolve().parents[3] / "deploy" / "jupyterhub" / "benchbook_limits.py"
+from .. import ROOT
+
+LIMITS_FILE = ROOT / "deploy" / "jupyterhub" / "benchbook_limits.py"
 
 _limits = runpy.run_path(str(LIMITS_FILE))
 MEM_LIMIT = _limits["MEM_LIMIT"]
