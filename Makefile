@@ -48,18 +48,20 @@ apt: ## install the Debian packages in scripts/apt-packages.txt that are missing
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-# The PyPI side (Jupyter clients, TensorFlow, LiteRT, Pillow, NumPy) in .venv; redone only
-# when requirements.txt changes. Debian's /usr/bin/python3 (torch 1.13, matching the
+# The PyPI side (Jupyter clients, TensorFlow, LiteRT, Pillow, NumPy, the ExecuTorch runtime's wheel
+# without its exporter's requirements: requirements-no-deps.txt) in .venv; redone only when a
+# requirements file changes. Debian's /usr/bin/python3 (torch 1.13, matching the
 # libtorch the kernel links) is the other Python: see docs/setup-and-layout.md.
 # rfc3987-syntax (brought by nbformat's jsonschema[format-nongpl]) builds Lark parsers for the
 # `iri` formats when jsonschema is imported: 0.7-0.9 CPU-s in every Jupyter server, nbclient
 # and papermill start (results/server-start.md). No Jupyter schema uses those formats; without the module jsonschema leaves
 # them unchecked, so it is removed (docs/class-on-jupyterhub.md).
-$(STAMPS)/venv: requirements.txt | apt
+$(STAMPS)/venv: requirements.txt requirements-no-deps.txt | apt
 	@mkdir -p $(STAMPS)
 	test -x $(PYTHON) || $(SYSTEM_PY) -m venv $(VENV)
 	$(PYTHON) -m pip install -q --upgrade pip
 	$(PYTHON) -m pip install -q -r requirements.txt
+	$(PYTHON) -m pip install -q --no-deps -r requirements-no-deps.txt
 	$(PYTHON) -m pip uninstall -q -y rfc3987-syntax
 	touch $@
 

@@ -30,6 +30,29 @@ let swiftSyntaxLinking: [LinkerSetting] = [
     ])
 ]
 
+/// The ExecuTorch runtime that the PyPI wheel `executorch` ships (headers and libexecutorch*.so
+/// under site-packages/executorch), in the checkout's .venv (`make setup` installs it). The
+/// ExecuTorch shim compiles against its headers and links its libraries with an rpath to them.
+let execuTorchPackage: String = {
+    let venvLib = Context.packageDirectory + "/.venv/lib"
+    let pythons = ((try? FileManager.default.contentsOfDirectory(atPath: venvLib)) ?? []).filter { $0.hasPrefix("python3") }
+    for python in pythons.sorted() {
+        let candidate = "\(venvLib)/\(python)/site-packages/executorch"
+        if FileManager.default.fileExists(atPath: candidate + "/include/executorch") { return candidate }
+    }
+    return venvLib + "/python3/site-packages/executorch"  // absent: the shim's build then names this path
+}()
+let execuTorchLibraries = execuTorchPackage + "/lib"
+/// The wheel's runtime libraries the shim links. The backend and kernel libraries register
+/// themselves from static initialisers and nothing references their symbols, so they are
+/// linked --no-as-needed: opening the shim loads (and so registers) them.
+let execuTorchLinking: [LinkerSetting] = [
+    .unsafeFlags(["-L", execuTorchLibraries, "-Xlinker", "--push-state", "-Xlinker", "--no-as-needed",
+                  "-lexecutorch", "-lexecutorch_backend_xnnpack", "-lexecutorch_kernels_optimized",
+                  "-lexecutorch_kernels_quantized", "-lexecutorch_threadpool", "-lexecutorch_etdump",
+                  "-Xlinker", "--pop-state", "-Xlinker", "-rpath", "-Xlinker", execuTorchLibraries])
+]
+
 let package = Package(
     name: "Benchbook",
     products: [
@@ -39,6 +62,9 @@ let package = Package(
         /// The libtorch shim with libtorch, opened by the notebook library on first use
         /// (CTorch), so a process that never loads a PyTorch model never pays for libtorch.
         .library(name: "BenchbookTorch", type: .dynamic, targets: ["CTorchShim"]),
+        /// The ExecuTorch shim with the wheel's runtime, opened on first use (CExecuTorch), as
+        /// BenchbookTorch is.
+        .library(name: "BenchbookExecuTorch", type: .dynamic, targets: ["CExecuTorchShim"]),
         .executable(name: "benchbook-kernel", targets: ["benchbook-kernel"]),
         .executable(name: "benchbook-kernel-launcher", targets: ["benchbook-kernel-launcher"]),
         .executable(name: "benchbook-cell-host", targets: ["benchbook-cell-host"]),
@@ -117,7 +143,16 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("torch"), .linkedLibrary("torch_cpu"), .linkedLibrary("c10"),
                                  .linkedLibrary("gomp"), .linkedLibrary("glog")]),
         .target(name: "CLiteRT", dependencies: ["CSystemSupport"], path: "Sources/Library/CLiteRT", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "CZlib", "JSONCore", "SystemSupport"], path: "Sources/Library/BenchbookModels"),
+        // ExecuTorch (issue 46): the wheel's runtime through a C++ shim in its own library
+        // (BenchbookExecuTorch), opened on first use through CExecuTorch.
+        .target(name: "CExecuTorch", path: "Sources/Library/CExecuTorch", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CExecuTorchShim", dependencies: ["CSystemSupport"], path: "Sources/Library/CExecuTorchShim",
+                cxxSettings: [.define("C10_USING_CUSTOM_GENERATED_MACROS"), .define("ET_EVENT_TRACER_ENABLED"),
+                              .define("ET_USE_THREADPOOL"),
+                              .unsafeFlags(["-std=c++17", "-I", execuTorchPackage + "/include",
+                                            "-I", execuTorchPackage + "/include/executorch/runtime/core/portable_type/c10"])],
+                linkerSettings: execuTorchLinking),
+        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "CExecuTorch", "CZlib", "JSONCore", "SystemSupport"], path: "Sources/Library/BenchbookModels"),
         // Jupyter widgets (issue 14): ipywidgets 8 models over the runtime's comms.
         .target(name: "BenchbookWidgets", dependencies: ["BenchbookRuntime", "JSONCore"], path: "Sources/Library/BenchbookWidgets"),
         .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookCellHost", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts", "BenchbookWidgets"], path: "Sources/Library/Benchbook"),
