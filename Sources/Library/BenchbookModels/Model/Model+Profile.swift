@@ -10,9 +10,13 @@ extension Model {
     /// kept for later calls) reports each operator XNNPACK ran, each node a TFLite kernel ran,
     /// and the runtime's own steps. TorchScript and PyTorch Lite: a RecordFunction callback in
     /// libtorch records every operator its dispatcher runs, with the nested operators each
-    /// called, so a convolution shows which kernel it ended up in. After warm-up runs (three
+    /// called, so a convolution shows which kernel it ended up in. ExecuTorch: the runtime's
+    /// event tracer (an ETDump generator on a second copy of the method) reports each
+    /// instruction, and the XNNPACK delegate each operator it ran inside a delegated block;
+    /// delegated operators have the implementation "XNNPACK, delegated block N", the others
+    /// "ExecuTorch kernel, not delegated". After warm-up runs (three
     /// for libtorch, whose TorchScript executor optimises the graph in its second run; two for
-    /// LiteRT's fresh compilation), `runs` runs are profiled and timed; the profile's
+    /// LiteRT's fresh compilation and for ExecuTorch), `runs` runs are profiled and timed; the profile's
     /// ``OperatorProfile/coverage`` compares the operators' total with those runs' median.
     ///
     /// ```swift

@@ -4,9 +4,10 @@ import Foundation
 
 /// A classifier or other network loaded from a mobile model file, ready to run many times.
 ///
-/// One type for all three formats the course deploys: TorchScript (`.pt`) and PyTorch Lite
+/// One type for all four formats the course deploys: TorchScript (`.pt`) and PyTorch Lite
 /// (`.ptl`) run in libtorch 1.13, TensorFlow Lite (`.tflite`) runs in LiteRT on the CPU
-/// through XNNPACK.
+/// through XNNPACK, and ExecuTorch programs (`.pte`) run in the ExecuTorch runtime, XNNPACK
+/// for their delegated blocks.
 ///
 /// ```swift
 /// let model = try Model(contentsOf: "models/fashion_cnn.ptl")
@@ -25,7 +26,7 @@ public final class Model {
 
     /// Loads a model file.
     /// - Parameters:
-    ///   - path: the model file (`.pt`, `.ptl` or `.tflite`).
+    ///   - path: the model file (`.pt`, `.ptl`, `.tflite` or `.pte`).
     ///   - options: format, threads and quantised engine.
     /// - Throws: ``ModelError`` when the file is missing, damaged or of another format, or
     ///   when the runtime library is missing.
@@ -39,8 +40,10 @@ public final class Model {
             runtime = try TorchModule(path: path, format: format, checkInChild: options.checksInChildProcess)
         case .tensorFlowLite:
             runtime = try LiteRTModel(path: path, threads: options.threads ?? 1, checkInChild: options.checksInChildProcess)
+        case .execuTorch:
+            runtime = try ExecuTorchProgram(path: path, threads: options.threads, checkInChild: options.checksInChildProcess)
         }
-        if let threads = options.threads, format != .tensorFlowLite { try runtime.setThreadCount(threads) }
+        if let threads = options.threads, format.runsOnLibtorch { try runtime.setThreadCount(threads) }
     }
 
     /// Loads a model file, choosing its format.
@@ -71,13 +74,15 @@ public final class Model {
 
     /// The operators a libtorch model's code calls, sorted (for example
     /// `prepacked::conv2d_clamp_run` in a PyTorch Lite file that `optimize_for_mobile` made,
-    /// `aten::_convolution` in a plain TorchScript file); `nil` for TensorFlow Lite.
+    /// `aten::_convolution` in a plain TorchScript file); for an ExecuTorch program, what its
+    /// `forward` runs (`delegate:XnnpackBackend` for each delegated backend, and operators such as
+    /// `aten::convolution.out` that ExecuTorch's kernels run); `nil` for TensorFlow Lite.
     public var operators: [String]? { runtime.operators }
 
     /// Everything the model says about itself, for display.
     public var summary: ModelDescription {
         ModelDescription(path: path, format: format, inputs: inputs, outputs: outputs, threads: threads,
-                         quantizedEngine: format == .tensorFlowLite ? nil : TorchModule.quantizedEngine,
+                         quantizedEngine: quantizedEngine,
                          labels: labels, note: note, threading: runtime.threadingNote)
     }
 
@@ -85,7 +90,10 @@ public final class Model {
     public var threads: Int { runtime.threadCount }
 
     /// Sets the CPU thread count. For TensorFlow Lite the model is compiled again with the new
-    /// XNNPACK thread pool. libtorch has one intra-op thread count per process: a libtorch
+    /// XNNPACK thread pool. ExecuTorch has one thread pool per process and XNNPACK binds a loaded
+    /// method to it, so an ExecuTorch model whose count differs from the pool's resizes the pool
+    /// before its next run and loads its method again (so does any other ExecuTorch model loaded
+    /// on the old pool, before its own next run). libtorch has one intra-op thread count per process: a libtorch
     /// model given a count (here or in ``ModelOptions/threads``) sets it, and sets it again
     /// before a run when another model changed it meanwhile, so models loaded with different
     /// counts each run with their own (switching costs a new thread pool, about 0.1 ms). A
@@ -100,16 +108,17 @@ public final class Model {
         try runtime.setThreadCount(count)
     }
 
-    /// The quantised engine libtorch uses ("qnnpack", "onednn"), or `nil` for TensorFlow Lite.
-    public var quantizedEngine: String? { format == .tensorFlowLite ? nil : TorchModule.quantizedEngine }
+    /// The quantised engine libtorch uses ("qnnpack", "onednn"), or `nil` for TensorFlow Lite and
+    /// ExecuTorch.
+    public var quantizedEngine: String? { format.runsOnLibtorch ? TorchModule.quantizedEngine : nil }
 
     /// Chooses libtorch's quantised engine for every libtorch model in the process.
     /// - Parameter name: "qnnpack" (the phones' engine) or "onednn" (x86).
-    /// - Throws: ``ModelError/unsupported(_:)`` for TensorFlow Lite models or an engine this
-    ///   libtorch lacks (``supportedQuantizedEngines`` lists them).
+    /// - Throws: ``ModelError/unsupported(_:)`` for TensorFlow Lite and ExecuTorch models or an
+    ///   engine this libtorch lacks (``supportedQuantizedEngines`` lists them).
     public func setQuantizedEngine(_ name: String) throws(ModelError) {
-        guard format != .tensorFlowLite else {
-            throw .unsupported("TensorFlow Lite has no quantised engine to choose: XNNPACK runs int8 models.")
+        guard format.runsOnLibtorch else {
+            throw .unsupported("\(format) has no quantised engine to choose: XNNPACK runs int8 models.")
         }
         try TorchModule.setQuantizedEngine(name)
     }

@@ -15,6 +15,9 @@ public enum ModelError: Error, CustomStringConvertible, Equatable {
     case corruptModel(path: String, format: ModelFormat?, reason: String)
     /// The runtime's shared library could not be found or opened.
     case runtimeLibraryMissing(runtime: String, searched: [String], reason: String)
+    /// The file is sound, but running it needs a part this runtime does not link (an
+    /// ExecuTorch program delegating to another backend, or calling an operator without a kernel).
+    case runtimeLacks(path: String, format: ModelFormat, missing: String)
     /// `run` got a different number of inputs than the model takes.
     case inputCount(path: String, expected: Int, given: Int)
     /// An input's shape does not fit the model (`-1` in `expected` matches any size).
@@ -35,8 +38,9 @@ public enum ModelError: Error, CustomStringConvertible, Equatable {
         case .unreadableFile(let path, let reason):
             return "Cannot read the model file \(path): \(reason). Check its permissions."
         case .unknownFormat(let path):
-            return "Cannot tell the format of \(path): the extension is not .pt, .ptl or .tflite and the contents "
-                + "are not a TorchScript archive or a TensorFlow Lite FlatBuffer. Pass `format:` to choose one."
+            return "Cannot tell the format of \(path): the extension is not .pt, .ptl, .tflite or .pte and the contents "
+                + "are not a TorchScript archive, a TensorFlow Lite FlatBuffer or an ExecuTorch program. "
+                + "Pass `format:` to choose one."
         case .wrongFormat(let path, let expected, let found):
             return "\(path) was to be loaded as \(expected), but its contents are \(found). Rename the file "
                 + "or pass the right `format:`."
@@ -46,8 +50,13 @@ public enum ModelError: Error, CustomStringConvertible, Equatable {
                 + "re-create it with the script that made it."
         case .runtimeLibraryMissing(let runtime, let searched, let reason):
             let places = searched.isEmpty ? "" : " Looked in: " + searched.joined(separator: ", ") + "."
-            return "The \(runtime) runtime library is not available: \(reason).\(places) Run `make setup` "
-                + "(installs ai-edge-litert into .venv) or set BENCHBOOK_LITERT_LIBRARY to libLiteRt.so."
+            let remedy = runtime == "ExecuTorch"
+                ? "Run `make setup` (installs the executorch wheel into .venv), then `make build`."
+                : "Run `make setup` (installs ai-edge-litert into .venv) or set BENCHBOOK_LITERT_LIBRARY to libLiteRt.so."
+            return "The \(runtime) runtime library is not available: \(reason).\(places) " + remedy
+        case .runtimeLacks(let path, let format, let missing):
+            return "Cannot run \(path) as \(format): \(missing). The file itself is sound; this runtime was built "
+                + "without that part."
         case .inputCount(let path, let expected, let given):
             return "\(path) takes \(expected) input tensor(s) but \(given) were given."
         case .inputShape(let path, let input, let expected, let given):

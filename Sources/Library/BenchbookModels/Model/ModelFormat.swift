@@ -8,6 +8,9 @@ public enum ModelFormat: String, Sendable, CaseIterable, CustomStringConvertible
     case pyTorchLite = "PyTorch Lite"
     /// TensorFlow Lite (`.tflite`), run by LiteRT on the CPU through XNNPACK.
     case tensorFlowLite = "TensorFlow Lite"
+    /// An ExecuTorch program (`.pte`), made by `torch.export`, run by the ExecuTorch runtime:
+    /// XNNPACK for the blocks delegated to it, ExecuTorch's kernels for the rest.
+    case execuTorch = "ExecuTorch"
 
     /// The format's usual file extension, without the dot.
     public var fileExtension: String {
@@ -15,14 +18,19 @@ public enum ModelFormat: String, Sendable, CaseIterable, CustomStringConvertible
         case .torchScript: "pt"
         case .pyTorchLite: "ptl"
         case .tensorFlowLite: "tflite"
+        case .execuTorch: "pte"
         }
     }
+
+    /// Whether libtorch runs this format (TorchScript and PyTorch Lite).
+    var runsOnLibtorch: Bool { self == .torchScript || self == .pyTorchLite }
 
     /// The runtime that executes this format.
     public var runtimeName: String {
         switch self {
         case .torchScript, .pyTorchLite: "libtorch 1.13"
         case .tensorFlowLite: "LiteRT (libLiteRt.so, XNNPACK)"
+        case .execuTorch: ExecuTorchProgram.runtimeName
         }
     }
 
@@ -36,6 +44,7 @@ public enum ModelFormat: String, Sendable, CaseIterable, CustomStringConvertible
         case "pt", "pth", "torchscript": self = .torchScript
         case "ptl": self = .pyTorchLite
         case "tflite", "lite": self = .tensorFlowLite
+        case "pte": self = .execuTorch
         default: return nil
         }
     }
@@ -44,6 +53,8 @@ public enum ModelFormat: String, Sendable, CaseIterable, CustomStringConvertible
     enum Signature: Equatable {
         /// A FlatBuffer with the TensorFlow Lite identifier `TFL3`.
         case tensorFlowLite
+        /// A FlatBuffer with an ExecuTorch program identifier (`ET12` for this runtime).
+        case execuTorch
         /// A zip archive whose entries include `bytecode.pkl` (PyTorch Lite).
         case pyTorchLiteZip
         /// A zip archive without bytecode (TorchScript).
@@ -55,6 +66,7 @@ public enum ModelFormat: String, Sendable, CaseIterable, CustomStringConvertible
         var format: ModelFormat? {
             switch self {
             case .tensorFlowLite: .tensorFlowLite
+            case .execuTorch: .execuTorch
             case .pyTorchLiteZip: .pyTorchLite
             case .torchScriptZip: .torchScript
             case .unknown: nil
@@ -65,6 +77,9 @@ public enum ModelFormat: String, Sendable, CaseIterable, CustomStringConvertible
         init(contents: Data) {
             if contents.count >= 8, contents[contents.startIndex + 4 ..< contents.startIndex + 8] == Data("TFL3".utf8) {
                 self = .tensorFlowLite
+            } else if contents.count >= 8, contents[contents.startIndex + 4 ..< contents.startIndex + 6] == Data("ET".utf8),
+                      contents[contents.startIndex + 6 ..< contents.startIndex + 8].allSatisfy({ (0x30...0x39).contains($0) }) {
+                self = .execuTorch
             } else if contents.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
                 self = contents.range(of: Data("bytecode.pkl".utf8)) != nil ? .pyTorchLiteZip : .torchScriptZip
             } else {
@@ -97,7 +112,9 @@ public enum ModelFormat: String, Sendable, CaseIterable, CustomStringConvertible
         let chosen = requested ?? ModelFormat(fileExtension: (path as NSString).pathExtension) ?? signature.format
         guard let chosen else { throw .unknownFormat(path: path) }
         switch (chosen, signature) {
-        case (.tensorFlowLite, .pyTorchLiteZip), (.tensorFlowLite, .torchScriptZip):
+        case (.tensorFlowLite, .pyTorchLiteZip), (.tensorFlowLite, .torchScriptZip), (.tensorFlowLite, .execuTorch),
+             (.execuTorch, .pyTorchLiteZip), (.execuTorch, .torchScriptZip), (.execuTorch, .tensorFlowLite),
+             (.torchScript, .execuTorch), (.pyTorchLite, .execuTorch):
             throw .wrongFormat(path: path, expected: chosen, found: signature.format!.rawValue)
         case (.torchScript, .tensorFlowLite), (.pyTorchLite, .tensorFlowLite):
             throw .wrongFormat(path: path, expected: chosen, found: ModelFormat.tensorFlowLite.rawValue)
