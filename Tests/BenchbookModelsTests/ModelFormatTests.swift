@@ -7,6 +7,7 @@ final class ModelFormatTests: XCTestCase {
         XCTAssertEqual(ModelFormat(fileExtension: "PT"), .torchScript)
         XCTAssertEqual(ModelFormat(fileExtension: "ptl"), .pyTorchLite)
         XCTAssertEqual(ModelFormat(fileExtension: "tflite"), .tensorFlowLite)
+        XCTAssertEqual(ModelFormat(fileExtension: "pte"), .execuTorch)
         XCTAssertNil(ModelFormat(fileExtension: "onnx"))
     }
 
@@ -16,5 +17,7 @@ final class ModelFormatTests: XCTestCase {
                        .pyTorchLiteZip)
         XCTAssertEqual(ModelFormat.Signature(contents: Data([0x50, 0x4B, 3, 4, 1, 2])), .torchScriptZip)
         XCTAssertEqual(ModelFormat.Signature(contents: Data("hello world".utf8)), .unknown)
+        XCTAssertEqual(ModelFormat.Signature(contents: Data([0x3c, 0, 0, 0]) + Data("ET12eh00".utf8)), .execuTorch)
+        XCTAssertEqual(ModelFormat.Signature(contents: Data([0x3c, 0, 0, 0]) + Data("ETxy".utf8)), .unknown)
     }
 }

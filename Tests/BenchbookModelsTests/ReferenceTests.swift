@@ -22,7 +22,7 @@ final class ReferenceTests: XCTestCase {
     func testEveryFormatMatchesPython() throws {
         let files = Self.referenceFiles
         let formats = Set(files.compactMap { ModelFormat(fileExtension: (($0 as NSString).deletingPathExtension as NSString).pathExtension) })
-        XCTAssertEqual(formats, Set(ModelFormat.allCases), "references must cover .pt, .ptl and .tflite")
+        XCTAssertEqual(formats, Set(ModelFormat.allCases), "references must cover .pt, .ptl, .tflite and .pte")
         XCTAssertGreaterThanOrEqual(files.count, 6)
         for file in files { try check(file) }
     }

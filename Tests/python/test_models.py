@@ -41,6 +41,34 @@ def test_two_hundred_damaged_files_all_throw(tmp_path):
     assert all(line.split(": threw", 1)[0].rsplit("/", 1)[-1] in line.split(": threw", 1)[1] for line in threw)
 
 
+# ExecuTorch programs (notebooks/models/executorch/, committed): the same campaign on its own,
+# so that MODELS keeps the files the profile tests below compare with their graphs.
+PROGRAMS = [os.path.join(MODELS_DIR, "executorch", name) for name in
+            ["fashion_cnn.pte", "fashion_cnn_int8.pte", "fashion_cnn_portable.pte"]]
+
+
+def test_damaged_executorch_programs_all_throw(tmp_path):
+    """Truncated, cut, zero-filled and garbage-filled .pte files become thrown errors naming the
+    file; flipped bytes may load and run (neither FlatBuffers nor the segments carry a checksum),
+    but nothing crashes: the runtime aborts on some inconsistencies, in the check child only."""
+    result = run("corrupt", "--count", "60", "--subtle", "12", "--dir", str(tmp_path), *PROGRAMS)
+    assert result.returncode == 0, f"the tool crashed or failed (exit {result.returncode}):\n{result.stderr[-2000:]}"
+    summary = re.search(r"corrupt files: (\d+), thrown errors: (\d+), loaded and ran: (\d+)", result.stdout)
+    assert summary, result.stdout[-2000:]
+    assert summary.groups() == ("60", "60", "0"), result.stdout[-3000:]
+    assert re.search(r"subtle damage: 12, loaded and ran: \d+, thrown: \d+", result.stdout)
+    threw = [line for line in result.stdout.splitlines() if ": threw ModelError:" in line]
+    assert all(line.split(": threw", 1)[0].rsplit("/", 1)[-1] in line.split(": threw", 1)[1] for line in threw)
+
+
+def test_describe_executorch_program():
+    result = run("describe", PROGRAMS[0])
+    assert result.returncode == 0, result.stderr
+    assert "fashion_cnn.pte: ExecuTorch on ExecuTorch runtime 1.5.1 (XNNPACK)" in result.stdout
+    assert "input  image [1, 1, 28, 28] float32 NCHW" in result.stdout
+    assert "output logits [1, 10] float32" in result.stdout
+
+
 def test_describe_lists_names_shapes_and_quantisation():
     result = run("describe", MODELS[5], MODELS[0])
     assert result.returncode == 0, result.stderr
