@@ -122,7 +122,7 @@ final class ExecuTorchTests: XCTestCase {
             let model = try Self.model(file)
             XCTAssertEqual(model.labels?.count, 1000)
             var largestPython: Float = 0, largestTorch: Float = 0
-            var agreeing = 0
+            var agreeing = 0, sameTop1 = 0, sameTop1AsFloat = 0
             for photo in photos {
                 let name = photo["file"] as! String
                 let python = ((photo["logits"] as! [String: [NSNumber]])[file]!).map(\.floatValue)
@@ -134,13 +134,17 @@ final class ExecuTorchTests: XCTestCase {
                 largestTorch = max(largestTorch, zip(prediction.logits, torch).map { abs($0 - $1) }.max()!)
                 let sameTop5 = prediction.top(5).map(\.index) == ImageNetPhotoTests.top(5, torch)
                 agreeing += sameTop5 ? 1 : 0
+                sameTop1 += prediction.top.index == ImageNetPhotoTests.top(1, torch).first ? 1 : 0
+                let floatTorch = torchPhotos.first { $0.file == name }?.logits["efficientnet_lite0.pt"] ?? []
+                sameTop1AsFloat += prediction.top.index == ImageNetPhotoTests.top(1, floatTorch).first ? 1 : 0
                 if file == "efficientnet_lite0.pte" { XCTAssertTrue(sameTop5, "\(name): top 5 differs from \(torchFile)") }
             }
             XCTAssertLessThanOrEqual(largestPython, 1e-4, "\(file): Swift against the Python ExecuTorch runtime")
             if file == "efficientnet_lite0.pte" { XCTAssertLessThanOrEqual(largestTorch, 1e-3) }
             print("executorch \(file): max |Swift - Python ExecuTorch| logit \(largestPython); "
                   + "max |Swift - \(file.replacingOccurrences(of: ".pte", with: ".pt")) (TorchScript)| logit \(largestTorch); "
-                  + "same top 5 as TorchScript on \(agreeing) of \(photos.count) photos")
+                  + "same top 5 as TorchScript on \(agreeing) of \(photos.count) photos, same top 1 on \(sameTop1), "
+                  + "same top 1 as float TorchScript on \(sameTop1AsFloat)")
         }
     }
 

@@ -19,10 +19,12 @@ Reads:
                                                        TorchScript int8 file used) and test images
 Writes, to --out (notebooks/models/executorch):
   fashion_cnn.pte, fashion_cnn_int8.pte, efficientnet_lite0.pte, efficientnet_lite0_int8.pte
+  fashion_cnn_portable.pte  float32 and NOT delegated (ExecuTorch's own kernels run every operator),
+                    to separate what XNNPACK does from what the format does
   EXECUTORCH.json   versions, size and SHA-256 of each file, and the Python ExecuTorch runtime's
                     logits for every course photo (the Swift tests compare against them)
-and Tests/Fixtures/models/fashion_cnn{,_int8}.pte.json (the Fashion-MNIST reference cases of
-ReferenceTests, the same inputs as the TorchScript and TFLite references).
+and Tests/Fixtures/models/fashion_cnn{,_int8,_portable}.pte.json (the Fashion-MNIST reference cases
+of ReferenceTests: the same batch-1 inputs as the TorchScript and TFLite references).
 
 Float32 files: torch.export, then `to_edge_transform_and_lower` with the XNNPACK partitioner.
 int8 files: PT2E quantisation with ExecuTorch's XNNPACK quantizer (symmetric, per-channel
@@ -140,7 +142,7 @@ def lower(model, example, metadata, calibration=None, delegate=True):
 
 
 def export(args, out):
-    """Writes the four programs to `out`; returns {file: description}."""
+    """Writes the five programs to `out`; returns ({file: record}, EfficientNet, the Fashion CNN)."""
     labels = json.load(open(os.path.join(args.generated, "imagenet_classes.json")))
     made = {}
     fashion = load_fashion(args.fashion)
