@@ -200,6 +200,36 @@ final class ExecuTorchTests: XCTestCase {
         XCTAssertEqual(two.threads, 2)
     }
 
+    /// Two programs with different counts run at once on two threads (each Model used by one):
+    /// a run holds the pool, so neither resizes it under the other's run, and every output is right.
+    func testProgramsWithDifferentCountsRunConcurrently() throws {
+        let models = [try Self.model("fashion_cnn.pte", threads: 1), try Self.model("fashion_cnn_int8.pte", threads: 2)]
+        let input = try Tensor(shape: [1, 1, 28, 28], float32: (0..<784).map { Float($0 % 13) / 13 })
+        let shared = Shared(models: models, input: input, expected: try models.map { try $0.run(input).floats })
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            for _ in 0..<30 {
+                guard let output = try? shared.models[index].run(shared.input).floats, output == shared.expected[index] else {
+                    return shared.fail()
+                }
+            }
+        }
+        XCTAssertEqual(shared.failures, 0)
+    }
+
+    /// What the two threads share; each uses its own Model.
+    final class Shared: @unchecked Sendable {
+        let models: [Model], input: Tensor, expected: [[Float]]
+        private let lock = NSLock()
+        private var failed = 0
+        init(models: [Model], input: Tensor, expected: [[Float]]) {
+            self.models = models
+            self.input = input
+            self.expected = expected
+        }
+        func fail() { lock.withLock { failed += 1 } }
+        var failures: Int { lock.withLock { failed } }
+    }
+
     static func threads() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? [] }
 
     /// utime + stime of one thread of this process, in clock ticks.

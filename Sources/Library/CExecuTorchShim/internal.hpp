@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -76,8 +77,18 @@ std::string describe(executorch::runtime::Error error);
 /// about a failure it reports only as a code.
 std::string take_errors();
 
-/// Makes the process's thread pool `count` threads (when it is not), counting changes.
-void ensure_pool(int count);
+/// Holds the process's thread pool at `count` threads (0: as it is) for as long as it lives: resizes
+/// it first when needed, while no other thread is using it, then keeps other threads from resizing
+/// it until this use ends. Every load and run holds one, so a pool is never replaced under a run.
+class PoolUse {
+ public:
+  explicit PoolUse(int count);
+  PoolUse(const PoolUse &) = delete;
+  PoolUse &operator=(const PoolUse &) = delete;
+
+ private:
+  std::shared_lock<std::shared_mutex> lock_;
+};
 /// The pool's current size.
 int pool_size();
 /// How many times the pool was resized (programs compare it with the pool they loaded on).
@@ -91,8 +102,7 @@ std::vector<executorch::runtime::EValue> make_inputs(const bbe_program *program,
                                                      int count, std::vector<executorch::extension::TensorPtr> &keep);
 /// Runs `forward` on `module`, throwing with the runtime's words on failure.
 std::vector<executorch::runtime::EValue> execute(executorch::extension::module::Module &module,
-                                                 const std::vector<executorch::runtime::EValue> &inputs,
-                                                 const std::string &path);
+                                                 const std::vector<executorch::runtime::EValue> &inputs);
 
 /// Runs `body`, turning any exception into `fallback` and a message in `error`.
 template <typename Body, typename Fallback>

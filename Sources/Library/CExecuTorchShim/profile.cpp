@@ -129,7 +129,7 @@ extern "C" {
 bbe_profile *bbe_profile_forward(bbe_program *program, const bbe_tensor_view *inputs, int count, int warm_up,
                                  int runs, char **error) {
   return guarded(error, static_cast<bbe_profile *>(nullptr), [&] {
-    ensure_pool(program->threads);
+    PoolUse pool(program->threads);
     prepare_profiling(*program);
     RecordingTracer &tracer = *program->tracer;
     std::vector<TensorPtr> keep;
@@ -137,14 +137,14 @@ bbe_profile *bbe_profile_forward(bbe_program *program, const bbe_tensor_view *in
     tracer.recording = false;
     tracer.runs.clear();
     tracer.clear_open();
-    for (int i = 0; i < warm_up; ++i) execute(*program->profiling, values, program->path);
+    for (int i = 0; i < warm_up; ++i) execute(*program->profiling, values);
     take_etdump(tracer);
     auto profile = std::make_unique<bbe_profile>();
     tracer.recording = true;
     for (int i = 0; i < runs; ++i) {
       tracer.runs.emplace_back();
       auto start = std::chrono::steady_clock::now();
-      execute(*program->profiling, values, program->path);
+      execute(*program->profiling, values);
       auto end = std::chrono::steady_clock::now();
       profile->run_nanoseconds.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
     }

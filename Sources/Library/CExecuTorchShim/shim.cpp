@@ -166,7 +166,7 @@ std::unique_ptr<bbe_program> load(const std::string &path, int threads, bbe_load
   Error error = program->module->load(Program::Verification::InternalConsistency);
   if (error != Error::Ok) throw std::runtime_error("the runtime rejected the program: " + runtime_words(error));
   status = BBE_LOAD_FAILED;
-  ensure_pool(threads > 0 ? threads : pool_size());
+  PoolUse pool(threads);
   program->threads = pool_size();
   error = program->module->load_method("forward");
   if (error != Error::Ok) throw std::runtime_error("its method 'forward' could not be loaded: " + runtime_words(error));
@@ -191,21 +191,28 @@ std::unique_ptr<bbe_program> load(const std::string &path, int threads, bbe_load
 // to the pthreadpool that existed when the method was loaded, and resizing the pool replaces
 // that pthreadpool, so a method loaded before a resize is loaded again before its next run.
 
-std::mutex pool_mutex;
+std::shared_mutex pool_mutex;  // shared: a load or run uses the pool; exclusive: it is resized
 std::atomic<uint64_t> generation{1};
 
 }  // namespace
 
-void ensure_pool(int count) {
-  if (count < 1) return;
-  std::lock_guard<std::mutex> lock(pool_mutex);
-  auto *pool = executorch::extension::threadpool::get_threadpool();
-  if (pool == nullptr) throw std::runtime_error("the ExecuTorch thread pool could not be created");
-  if (pool->get_thread_count() == size_t(count)) return;
-  if (!pool->_unsafe_reset_threadpool(uint32_t(count))) {
-    throw std::runtime_error("the ExecuTorch thread pool could not be resized to " + std::to_string(count));
+PoolUse::PoolUse(int count) {
+  while (true) {
+    if (count > 0 && pool_size() != count) {
+      std::unique_lock<std::shared_mutex> resizing(pool_mutex);
+      auto *pool = executorch::extension::threadpool::get_threadpool();
+      if (pool == nullptr) throw std::runtime_error("the ExecuTorch thread pool could not be created");
+      if (pool->get_thread_count() != size_t(count)) {
+        if (!pool->_unsafe_reset_threadpool(uint32_t(count))) {
+          throw std::runtime_error("the ExecuTorch thread pool could not be resized to " + std::to_string(count));
+        }
+        generation.fetch_add(1);
+      }
+    }
+    lock_ = std::shared_lock<std::shared_mutex>(pool_mutex);
+    if (count < 1 || pool_size() == count) return;
+    lock_.unlock();  // another thread resized it between the two locks: again
   }
-  generation.fetch_add(1);
 }
 
 int pool_size() {
@@ -245,11 +252,10 @@ std::vector<EValue> make_inputs(const bbe_program *program, const bbe_tensor_vie
   return values;
 }
 
-std::vector<EValue> execute(Module &module, const std::vector<EValue> &inputs, const std::string &path) {
+std::vector<EValue> execute(Module &module, const std::vector<EValue> &inputs) {
   take_errors();
   auto result = module.execute("forward", inputs);
   if (!result.ok()) throw std::runtime_error("the runtime failed: " + runtime_words(result.error()));
-  (void)path;
   return std::move(result.get());
 }
 
@@ -307,7 +313,8 @@ int bbe_check_start(const char *path, int threads, unsigned long long extra_byte
     }
     std::vector<TensorPtr> keep;
     code = 6;
-    execute(*program->module, make_inputs(program.get(), views.data(), int(views.size()), keep), path);
+    PoolUse pool(program->threads);
+    execute(*program->module, make_inputs(program.get(), views.data(), int(views.size()), keep));
     code = 0;
   } catch (const std::exception &failure) {
     message = failure.what();
@@ -374,23 +381,23 @@ static bbe_outputs *copy_outputs(const std::vector<EValue> &values) {
 
 bbe_outputs *bbe_forward(bbe_program *program, const bbe_tensor_view *inputs, int count, char **error) {
   return guarded(error, static_cast<bbe_outputs *>(nullptr), [&] {
-    ensure_pool(program->threads);
+    PoolUse pool(program->threads);
     reload_if_pool_changed(*program->module, program->pool_generation, program->method_loads, program->path);
     std::vector<TensorPtr> keep;
-    return copy_outputs(execute(*program->module, make_inputs(program, inputs, count, keep), program->path));
+    return copy_outputs(execute(*program->module, make_inputs(program, inputs, count, keep)));
   });
 }
 
 int bbe_time_forward(bbe_program *program, const bbe_tensor_view *inputs, int count, int iterations,
                      int64_t *nanoseconds, char **error) {
   return guarded(error, 1, [&] {
-    ensure_pool(program->threads);
+    PoolUse pool(program->threads);
     reload_if_pool_changed(*program->module, program->pool_generation, program->method_loads, program->path);
     std::vector<TensorPtr> keep;
     auto values = make_inputs(program, inputs, count, keep);
     for (int i = 0; i < iterations; ++i) {
       auto start = std::chrono::steady_clock::now();
-      execute(*program->module, values, program->path);
+      execute(*program->module, values);
       auto end = std::chrono::steady_clock::now();
       nanoseconds[i] = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
     }
