@@ -106,7 +106,10 @@ public enum ModelFormat: String, Sendable, CaseIterable, CustomStringConvertible
             throw .unreadableFile(path: path, reason: "it cannot be opened for reading")
         }
         defer { try? handle.close() }
-        let contents = (try? handle.readToEnd()) ?? Data()
+        // FlatBuffer formats say what they are in their first bytes; a zip archive's flavour
+        // needs its entry names, so only an archive is read whole (the runtimes map the rest).
+        var contents = (try? handle.read(upToCount: 64)) ?? Data()
+        if contents.starts(with: [0x50, 0x4B, 0x03, 0x04]) { contents += (try? handle.readToEnd()) ?? Data() }
         if contents.isEmpty { throw .corruptModel(path: path, format: requested, reason: "the file is empty") }
         let signature = Signature(contents: contents)
         let chosen = requested ?? ModelFormat(fileExtension: (path as NSString).pathExtension) ?? signature.format
