@@ -1,7 +1,7 @@
 """ExecuTorch programs (.pte) from notebook cells, through a real jupyter_client: load, classify
 a course photo, and each bad input (a truncated program, a wrong identifier, a backend the
-runtime lacks, a wrong input shape) as an error in its cell that names the file and what is
-wrong, with every earlier variable kept."""
+runtime lacks, an operator without a kernel, a wrong input shape) as an error in its cell that
+names the file and what is wrong, with every earlier variable kept."""
 import os
 
 from benchbook_kit.kernel import errors, results, run_cell
@@ -13,12 +13,14 @@ PHOTOS = os.path.join(ROOT, "models", "generated", "sources", "images")
 
 def damaged_copies(directory):
     """A truncated program, one with another identifier, one delegating to a backend that is not
-    linked: {name: path}."""
+    linked, one calling an operator without a kernel: {name: path}."""
     original = open(os.path.join(PROGRAMS, "fashion_cnn.pte"), "rb").read()
+    portable = open(os.path.join(PROGRAMS, "fashion_cnn_portable.pte"), "rb").read()
     copies = {
         "truncated.pte": original[: len(original) // 3],
         "magic.pte": original[:4] + b"PK\x03\x04" + original[8:],
         "vulkan.pte": original.replace(b"XnnpackBackend", b"VulkanBackend!"),
+        "unknown-op.pte": portable.replace(b"aten::max_pool2d_with_indices", b"bbxx::max_pool2d_with_indices"),
     }
     paths = {}
     for name, data in copies.items():
@@ -44,7 +46,8 @@ def test_programs_in_cells_and_bad_input_keeps_every_variable(kernel, tmp_path):
     paths = damaged_copies(str(tmp_path))
     for name, expected in [("truncated.pte", "the file is truncated"),
                            ("magic.pte", "no ExecuTorch identifier"),
-                           ("vulkan.pte", "backend VulkanBackend!, which is not linked")]:
+                           ("vulkan.pte", "backend VulkanBackend!, which is not linked"),
+                           ("unknown-op.pte", "bbxx::max_pool2d_with_indices.out, for which this runtime has no kernel")]:
         reply, outputs = run_cell(kc, f'let broken = try Model(contentsOf: "{paths[name]}")')
         assert reply["status"] == "error", (name, reply)
         text = reply["evalue"] + " ".join(e["evalue"] for e in errors(outputs))
