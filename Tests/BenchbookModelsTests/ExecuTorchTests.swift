@@ -230,6 +230,17 @@ final class ExecuTorchTests: XCTestCase {
         var failures: Int { lock.withLock { failed } }
     }
 
+    /// The file check forks this process after the pool's workers ran: the child must not wait
+    /// for workers it does not have (the runtime's pool starts anew after a fork). A hang would
+    /// be refused after ModelFileCheck's 60 s as "did not finish", failing the load.
+    func testCheckedLoadAfterThePoolRan() throws {
+        let first = try Self.model("fashion_cnn.pte", threads: 2)
+        _ = try first.run(try Tensor(shape: [1, 1, 28, 28], float32: [Float](repeating: 0.5, count: 784)))
+        let second = try Self.model("efficientnet_lite0_int8.pte", threads: 2, checked: true)
+        let input = try Tensor(shape: [1, 3, 224, 224], float32: [Float](repeating: 0.1, count: 3 * 224 * 224))
+        XCTAssertEqual(try second.run(input).shape, [1, 1000])
+    }
+
     static func threads() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? [] }
 
     /// utime + stime of one thread of this process, in clock ticks.
