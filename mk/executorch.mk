@@ -14,7 +14,7 @@
 EXPORT_VENV     := $(CURDIR)/.venv-export
 EXPORT_PYTHON   := $(EXPORT_VENV)/bin/python
 # Recursive (=): models.mk, included after this file, defines the directories and MODELS_PY. The
-# export takes 4-18 minutes on 2 cores (idle to busy), so its time limit is an hour.
+# export took 18 minutes at a load average of 15-18 on 2 cores (1.5 CPU-minutes), so its limit is an hour.
 EXECUTORCH_DIR     = $(MODELS_DIR)/executorch
 EXECUTORCH_EXPORT  = $(MODELS_PY) timeout 3600 $(EXPORT_PYTHON) scripts/models/export_executorch.py \
 	--out $(EXECUTORCH_DIR) --generated $(GENERATED_DIR) --fashion $(MODELS_DIR)
