@@ -65,3 +65,12 @@ def test_programs_in_cells_and_bad_input_keeps_every_variable(kernel, tmp_path):
     assert results(outputs) == ["[1, 10]"], (reply, outputs)
     reply, outputs = run_cell(kc, "try net.predictTop5(photo).first!.label")
     assert results(outputs) == ['"espresso"'], (reply, outputs)
+
+    # A crash: the snapshot of the host from before the cell takes over (a forked copy, whose
+    # ExecuTorch thread pool starts anew), and the programs loaded before it still run there.
+    reply, _ = run_cell(kc, "let empty: [Int] = []\nempty[1]")
+    assert reply["status"] == "error" and reply["ename"] == "Crash", reply
+    reply, outputs = run_cell(kc, "try net.predictTop5(photo).first!.label")
+    assert results(outputs) == ['"espresso"'], (reply, outputs)
+    reply, outputs = run_cell(kc, "before + fashion.labels!.count")
+    assert results(outputs) == ["51"], (reply, outputs)
