@@ -9,7 +9,9 @@
 #   make executorch-venv          create .venv-export from requirements-export.txt (CPU-only torch)
 #   make executorch-models        export again into notebooks/models/executorch/ (rewrites the record)
 #   make test-executorch-export   export again into a scratch directory; each file must be
-#                                 byte-identical to the record and the committed file
+#                                 byte-identical to the record and the committed file; and each
+#                                 program's profile (Model.profile) must be what ExecuTorch's own
+#                                 Inspector reads from the ETDump that profile wrote
 
 EXPORT_VENV     := $(CURDIR)/.venv-export
 EXPORT_PYTHON   := $(EXPORT_VENV)/bin/python
@@ -34,8 +36,9 @@ executorch-venv: $(STAMPS)/venv-export ## the export environment .venv-export (C
 executorch-models: executorch-venv models ## export the .pte programs again (notebooks/models/executorch/)
 	$(EXECUTORCH_EXPORT)
 
-test-executorch-export: executorch-venv models ## export again and compare with the committed programs' record
+test-executorch-export: executorch-venv models models-tool ## export again and compare with the record; profiles against ExecuTorch's Inspector
 	$(EXECUTORCH_EXPORT) --check
+	$(MODELS_PY) $(EXPORT_PYTHON) scripts/models/check_etdump.py --bin $(MODELS_BIN) $(EXECUTORCH_DIR)/*.pte
 
 test-executorch-kernel: kernelspec models ## .pte programs from notebook cells: load, classify, bad input keeps every variable
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_executorch.py

@@ -255,7 +255,11 @@ final class ExecuTorchTests: XCTestCase {
 
     func testProfileNamesDelegatedAndKernelOperators() throws {
         let input = try Tensor(shape: [1, 1, 28, 28], float32: [Float](repeating: 0.5, count: 784))
-        let delegated = try Self.model("fashion_cnn.pte").profile(input, runs: 5)
+        let model = try Self.model("fashion_cnn.pte")
+        XCTAssertNil(model.lastETDump)
+        let delegated = try model.profile(input, runs: 5)
+        // ExecuTorch's own file (its Inspector reads it: make test-executorch-export compares the two).
+        XCTAssertGreaterThan(model.lastETDump?.count ?? 0, 1000)
         XCTAssertEqual(delegated.runs, 5)
         XCTAssertEqual(delegated.runtime, ExecuTorchProgram.profilerName)
         let kinds = Set(delegated.modelOperators.map(\.kind))

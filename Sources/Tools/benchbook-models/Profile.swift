@@ -6,7 +6,8 @@ import JSONCore
 /// `profile`: each model's operator profile as one JSON line (read by Tests/python/test_models.py,
 /// which checks it against the model graph and Python's profiler).
 enum ProfileCommand {
-    static func run(models: [String], threads: Int, runs: Int) throws {
+    /// - Parameter etdumps: a directory for each ExecuTorch program's ETDump (`<file>.etdp`), or "".
+    static func run(models: [String], threads: Int, runs: Int, etdumps: String = "") throws {
         for path in models {
             let model = try Model(contentsOf: path, options: ModelOptions(threads: threads))
             let input = try BenchCommand.sampleInput(for: model)
@@ -33,6 +34,9 @@ enum ProfileCommand {
                 "quiet": .bool(contention.map { !$0.isContended && $0.wallSeconds >= CPUContention.minimumWallSeconds } ?? false),
                 "contention": .string(contention?.summary ?? "not measured"),
             ]
+            if !etdumps.isEmpty, let etdump = model.lastETDump {
+                try etdump.write(to: URL(fileURLWithPath: etdumps).appendingPathComponent((path as NSString).lastPathComponent + ".etdp"))
+            }
             print(record.serializedText(sortingKeys: true))
             fflush(nil)
         }

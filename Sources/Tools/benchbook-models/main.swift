@@ -5,7 +5,8 @@
 //   benchbook-models accuracy [--data DIR] [--out FILE.md] MODEL...
 //   benchbook-models bench [--threads 1,2] [--runs N] [--warmup N] [--rounds N] MODEL...
 //   benchbook-models threads TFLITE_MODEL...       (OS threads per XNNPACK thread count)
-//   benchbook-models profile [--threads N] [--runs N] MODEL...   (operator profiles, JSON lines)
+//   benchbook-models profile [--threads N] [--runs N] [--etdump DIR] MODEL...   (operator profiles, JSON lines;
+//                                                   each .pte's ETDump to DIR/<file>.etdp)
 //   benchbook-models corrupt [--count 200] [--subtle N] [--seed N] [--dir DIR] MODEL...
 //   benchbook-models recipe [--data DIR] [--reference recipe.json] [--seconds S] [--out FILE.md] MODEL...
 //   benchbook-models costs                 (CPU-seconds per run of a sleep and a spin, JSON)
@@ -41,7 +42,8 @@ do {
     case "profile":
         let threads = Int(option("--threads", "1")) ?? 1
         let runs = Int(option("--runs", "20")) ?? 20
-        try ProfileCommand.run(models: arguments, threads: threads, runs: runs)
+        let etdumps = option("--etdump", "")
+        try ProfileCommand.run(models: arguments, threads: threads, runs: runs, etdumps: etdumps)
     case "threads":
         // Shows that the thread count reaches XNNPACK: its pool adds threads - 1 workers.
         for path in arguments {

@@ -1,6 +1,7 @@
 internal import CExecuTorch
 import BenchbookBenchmark
 import BenchbookTensor
+import Foundation
 
 extension ExecuTorchProgram {
     /// The profiler: the runtime's event tracer hooks, recorded by an ETDump generator.
@@ -19,6 +20,7 @@ extension ExecuTorchProgram {
                 return .failure(.runFailed(path: path, reason: Self.take(error) ?? "ExecuTorch could not profile the program"))
             }
             defer { bbe_profile_free(profile) }
+            lastETDump = Data(bytes: bbe_profile_etdump(profile), count: bbe_profile_etdump_size(profile))
             let runSeconds = (0..<bbe_profile_run_count(profile)).map { Double(bbe_profile_run_nanoseconds(profile, $0)) * 1e-9 }
             let count = Int(bbe_profile_event_count(profile))
             let events = count == 0 ? [] : Array(UnsafeBufferPointer(start: bbe_profile_events(profile), count: count)).map {

@@ -19,6 +19,8 @@ final class ExecuTorchProgram: ModelRuntime {
     let operators: [String]?
     /// The program's method names (`forward`, and `benchbook_json` in the course's files).
     let methodNames: [String]
+    /// The ETDump of the last profile (empty before one).
+    var lastETDump = Data()
 
     /// Loads the file, first in a child process when `checkInChild` is set.
     /// - Parameters:

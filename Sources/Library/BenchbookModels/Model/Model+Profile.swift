@@ -51,3 +51,13 @@ extension Model {
         return profile
     }
 }
+
+extension Model {
+    /// The ETDump the last ``profile(_:runs:)-(Tensor,_)`` of an ExecuTorch program produced:
+    /// ExecuTorch's own profiling file, which its Inspector reads
+    /// (`executorch.devtools.Inspector(etdump_path: ...)`). `nil` for other formats, and before a profile.
+    public var lastETDump: Data? {
+        guard let program = runtime as? ExecuTorchProgram, !program.lastETDump.isEmpty else { return nil }
+        return program.lastETDump
+    }
+}
