@@ -40,8 +40,9 @@ let execuTorchPackage: String = {
         let candidate = "\(venvLib)/\(python)/site-packages/executorch"
         if FileManager.default.fileExists(atPath: candidate + "/include/executorch") { return candidate }
     }
-    return venvLib + "/python3/site-packages/executorch"  // absent: the shim's build then names this path
+    return venvLib + "/python3/site-packages/executorch"  // absent: the shim's build says to run `make setup`
 }()
+let execuTorchFound = FileManager.default.fileExists(atPath: execuTorchPackage + "/include/executorch")
 let execuTorchLibraries = execuTorchPackage + "/lib"
 /// The wheel's runtime libraries the shim links. The backend and kernel libraries register
 /// themselves from static initialisers and nothing references their symbols, so they are
@@ -147,7 +148,8 @@ let package = Package(
         // (BenchbookExecuTorch), opened on first use through CExecuTorch.
         .target(name: "CExecuTorch", path: "Sources/Library/CExecuTorch", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CExecuTorchShim", dependencies: ["CSystemSupport"], path: "Sources/Library/CExecuTorchShim",
-                cxxSettings: [.define("C10_USING_CUSTOM_GENERATED_MACROS"), .define("ET_EVENT_TRACER_ENABLED"),
+                cxxSettings: (execuTorchFound ? [] : [.define("BBE_RUNTIME_MISSING")]) + [
+                              .define("C10_USING_CUSTOM_GENERATED_MACROS"), .define("ET_EVENT_TRACER_ENABLED"),
                               .define("ET_USE_THREADPOOL"),
                               .unsafeFlags(["-std=c++17", "-I", execuTorchPackage + "/include",
                                             "-I", execuTorchPackage + "/include/executorch/runtime/core/portable_type/c10"])],

@@ -1,6 +1,10 @@
 // What the shim's files share: the program handle, the thread pool, the runtime's log.
 #pragma once
 
+#if defined(BBE_RUNTIME_MISSING)  // set by Package.swift when .venv has no executorch wheel
+#error "The ExecuTorch runtime is not in .venv (site-packages/executorch): run `make setup`, which installs requirements-no-deps.txt, then build again."
+#endif
+
 #include "CExecuTorchShim.h"
 #include "program_plan.hpp"
 
