@@ -7,7 +7,7 @@ public struct ModelOptions: Sendable {
     public var threads: Int?
     /// The quantised engine for libtorch models: "qnnpack" (the default, the engine phones
     /// use and the course's int8 models were made for) or "onednn"; `nil` keeps the current
-    /// one. libtorch has one engine per process. Ignored for TensorFlow Lite.
+    /// one. libtorch has one engine per process. Ignored for TensorFlow Lite and ExecuTorch.
     public var quantizedEngine: String?
     /// Load the file once in a forked child process first (TensorFlow Lite: load, compile and
     /// run once on zeros), so that a damaged file that crashes libtorch or LiteRT becomes an
