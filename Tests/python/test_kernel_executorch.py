@@ -4,11 +4,11 @@ runtime lacks, an operator without a kernel, a wrong input shape) as an error in
 names the file and what is wrong, with every earlier variable kept."""
 import os
 
+from benchbook_kit import ROOT
 from benchbook_kit.kernel import errors, results, run_cell
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PROGRAMS = os.path.join(ROOT, "notebooks", "models", "executorch")
-PHOTOS = os.path.join(ROOT, "models", "generated", "sources", "images")
+PROGRAMS = str(ROOT / "notebooks" / "models" / "executorch")
+PHOTOS = str(ROOT / "models" / "generated" / "sources" / "images")
 
 
 def damaged_copies(directory):
