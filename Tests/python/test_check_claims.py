@@ -193,7 +193,8 @@ def test_a_notebook_is_checked_cell_by_cell(tmp_path):
     comparisons, sentences, problems = check_notebook(str(path))
     assert comparisons == 2
     assert sentences >= 3
-    assert len(problems) >= 2 and all(p.startswith("cell 2 (markdown)") for p in problems), problems
+    assert problems.total == len(problems) >= 2, problems
+    assert all(p.startswith("n.ipynb cell 2 (markdown) line 1: ") for p in problems), problems
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb")))

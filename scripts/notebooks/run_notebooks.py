@@ -35,7 +35,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
 
 from benchbook_kit import ROOT
-from benchbook_kit.claims import check_notebook
+from benchbook_kit.claims import NotebookError, check_notebook
 
 NOTEBOOKS = os.path.join(ROOT, "notebooks")
 OUT = os.path.join(ROOT, "results", "executed")
@@ -136,10 +136,13 @@ def run_one(name, budget, cell_timeout):
     executed_path = os.path.join(OUT, name)
     nbformat.write(nb, executed_path)
     problems = []
-    comparisons, sentences, claim_problems = check_notebook(executed_path)
-    print(f"  claims: {sentences} sentences checked ({comparisons} computed comparisons), "
-          f"{len(claim_problems)} problem(s)", flush=True)
-    problems += [f"a claim says more than its numbers: {problem}" for problem in claim_problems]
+    try:
+        comparisons, sentences, claim_problems = check_notebook(executed_path)
+        print(f"  claims: {sentences} sentences checked ({comparisons} computed comparisons), "
+              f"{claim_problems.total} problem(s)", flush=True)
+        problems += [f"a claim says more than its numbers: {problem}" for problem in claim_problems]
+    except NotebookError as error:
+        problems.append(f"the claims checker cannot read the executed notebook: {error}")
     if failure:
         problems.append(failure)
     for index, text in error_outputs(nb):
