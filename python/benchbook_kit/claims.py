@@ -271,7 +271,7 @@ LINK = re.compile(r"!?\[([^\[\]\n]{0,1000})\](?:\([^()\s]{0,2000}(?:\s+\"[^\"\n]
 ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 LATEX_WRAPPER = re.compile(r"\\(?:text|textrm|textit|textbf|texttt|textsf|mathrm|mathit|mathbf|mathsf|emph|mbox|operatorname)"
                            r"\s*\{([^{}]{0,1000})\}")
-LATEX_SPACE = re.compile(r"\\[,;:! ]|~")
+LATEX_SPACE = re.compile(r"\\[,;:! ]")
 
 
 def html_text(page):
@@ -281,12 +281,15 @@ def html_text(page):
     page = ITALIC_TAG.sub("*", page)
     page = CELL_END_TAG.sub(" | ", page)
     page = BLOCK_TAG.sub("\n", page)
-    return html.unescape(ANY_TAG.sub("", page))
+    return normalise(html.unescape(ANY_TAG.sub("", page)))      # an entity may be any character (&shy;)
 
 
-def latex_text(text):
-    """LaTeX as read: \\text{…} and its kin as their words, \\times as ×, spacing commands as spaces, no $."""
+def latex_text(text, document=False):
+    """LaTeX as read: \\text{…} and its kin as their words, \\times as ×, spacing commands as spaces, no $
+    (and in a LaTeX output, `document`, ~ as a space; in markdown ~~ marks a strikethrough)."""
     text = text.replace("\\times", "×").replace("\\%", "%")
+    if document:
+        text = text.replace("~", " ")
     for _ in range(3):                                   # nested wrappers
         text = LATEX_WRAPPER.sub(r"\1", text)
     return LATEX_SPACE.sub(" ", text).replace("$", "")
@@ -810,7 +813,7 @@ def output_texts(path, where, output):
         if "html" in mime or "xml" in mime:
             text = html_text(text)
         elif mime == "text/latex":
-            text = latex_text(text)
+            text = latex_text(text, document=True)
         elif mime == "text/markdown":
             text = markup_text(CODE_SPAN.sub(r"\1", text))
         yield mime, text
