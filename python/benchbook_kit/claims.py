@@ -617,7 +617,7 @@ TRANSLATION = re.compile(r"(?:in English|translated|translation)\b", re.I)
 def code_span(match):
     """Inline code stays out of the prose, unless it reads as prose (`3× faster`): then it is words."""
     content = match.group(1)
-    return content if PROSE_IN_CODE.search(content) else "`…`"
+    return content if PROSE_IN_CODE.search(content) else "`code`"
 
 
 def prose(source):
