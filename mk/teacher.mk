@@ -2,6 +2,9 @@
 # Quarto/MyST cell options with a MyST-NB render, usage_request for jupyter-resource-usage,
 # and %who/%whos. Every test keeps Jupyter's directories under its temporary folder.
 #
+#   make lab            JupyterLab on your own copy of the course in workspace/ (ignored by git;
+#                       missing notebooks copied, none overwritten), Formgrader finding course/;
+#                       LAB_ARGS go to JupyterLab (LAB_ARGS=--no-browser over SSH)
 #   make test-teacher   the tests below (about 6 minutes on 2 cores)
 #   make voila          notebook 04 as a dashboard, no code shown: http://$(VOILA_IP):$(VOILA_PORT)/
 #   make voila-figure   the dashboard test, keeping its screenshot in results/figures/voila-explorer.png
@@ -15,9 +18,15 @@ VOILA_PORT ?= 8866
 VOILA_NOTEBOOK ?= 04-preprocessing-for-photos.ipynb
 
 TEACHER_TESTS := Tests/python/test_cell_options.py Tests/python/test_who.py Tests/python/test_resource_usage.py \
-                 Tests/python/test_nbgrader_course.py Tests/python/test_voila_dashboard.py
+                 Tests/python/test_nbgrader_course.py Tests/python/test_voila_dashboard.py \
+                 Tests/python/test_student_copy.py
 
-.PHONY: test-teacher voila voila-figure bench-teacher
+LAB_ARGS ?=
+
+.PHONY: test-teacher lab voila voila-figure bench-teacher
+
+lab: kernelspec notebook-data models ## JupyterLab on your copy of the course in workspace/ (ignored by git), Formgrader finding course/
+	$(PYTHON) scripts/notebooks/lab.py $(LAB_ARGS)
 
 test-teacher: kernelspec notebook-data models ## nbgrader round trip, Voilà in Chromium, cell options + MyST-NB, usage_request, %who
 	$(PYTHON) -m pytest -q $(TEACHER_TESTS)

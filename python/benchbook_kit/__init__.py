@@ -6,7 +6,7 @@
 - sandbox: Jupyter's per-user directories under a temporary folder
 - ports: free_port, free_ports
 - servers: `jupyter_server`, the one factory of a test's Jupyter server (JupyterLab, jupyter
-  server, Voilà) on a free port with a token and its own Jupyter directories; a test's fixture
+  server, Voilà, `make lab`'s) on a free port with a token and its own Jupyter directories; a test's fixture
   writes what it serves and yields from it (an example in servers.py). A new browser test
   uses it with browser.require_chromium
 - browser: CHROMIUM (Debian's, for Playwright), require_chromium
@@ -20,6 +20,7 @@
   the class cache, a class's run
 - report: the Markdown table writer of the benchmarks' reports
 - screenshots: pixels, differing_share (whether a browser test's picture changed)
+- student_copy: the student's working copy of the course that `make lab` serves (workspace/)
 - waiting: poll_until, wait_for (the one polling loop), alive (which processes still run)
 
 Not installed: the Makefile exports PYTHONPATH=<checkout>/python for every command it runs,

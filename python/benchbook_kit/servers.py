@@ -18,6 +18,7 @@ it when the block ends. A test's fixture writes what the server should serve, th
 A server that exits or does not answer within `timeout` seconds raises ServerDidNotStart
 with the end of its log (the test errors at set-up, showing it).
 """
+import os
 import secrets
 import subprocess
 import sys
@@ -27,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import sandbox
+from . import ROOT, sandbox
 from .ports import free_port
 from .waiting import poll_until
 
@@ -55,6 +56,7 @@ _APPS = {
     "lab": ("JupyterLab", "jupyterlab.log", "/api/status?token={token}", False),
     "server": ("the Jupyter server", "server.log", "/api/status?token={token}", False),
     "voila": ("Voilà", "voila.log", "/voila/static/voila.js", True),
+    "course-lab": ("`make lab`", "jupyterlab.log", "/api/status?token={token}", False),
 }
 
 
@@ -63,9 +65,13 @@ def _command(app, port, token, root, notebook, arguments):
     if app == "voila":
         return [sys.executable, "-m", "voila", str(notebook), *listen, "--Voila.ip=127.0.0.1", f"--token={token}",
                 "--show_tracebacks=True", *arguments]
-    command = [sys.executable, "-m", "jupyter", app, *listen, "--allow-root", "--ip=127.0.0.1",
-               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", *arguments]
-    if app == "lab":   # no news and no update check: nothing reaches outside the machine
+    if app == "course-lab":   # the script serves the working copy it makes (its options: `arguments`)
+        command = [sys.executable, str(ROOT / "scripts" / "notebooks" / "lab.py"), *arguments, *listen,
+                   "--ip=127.0.0.1", f"--IdentityProvider.token={token}"]
+    else:
+        command = [sys.executable, "-m", "jupyter", app, *listen, "--allow-root", "--ip=127.0.0.1",
+                   f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", *arguments]
+    if app in ("lab", "course-lab"):   # no news and no update check: nothing reaches outside the machine
         command += ["--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
     return command
 
@@ -74,8 +80,10 @@ def _command(app, port, token, root, notebook, arguments):
 def jupyter_server(app, root, *, notebook=None, arguments=(), env=None, timeout=90):
     """Runs a Jupyter server until the block ends; yields a JupyterServer once it answers.
 
-    - `app`: "lab" (JupyterLab serving `root`), "server" (jupyter server serving `root`) or
-      "voila" (Voilà serving `notebook`, from the notebook's folder, where its data is).
+    - `app`: "lab" (JupyterLab serving `root`), "server" (jupyter server serving `root`),
+      "voila" (Voilà serving `notebook`, from the notebook's folder, where its data is) or
+      "course-lab" (what `make lab` runs, scripts/notebooks/lab.py: JupyterLab serving the
+      working copy the script makes; `arguments` are the script's, e.g. --dir and --course).
     - `root`: the test's folder; the log and Jupyter's directories (`root/.jupyter/`) go there.
     - `arguments`: more command-line options; `env`: variables on top of the sandboxed
       environment (for the kernels it starts).
@@ -90,6 +98,8 @@ def jupyter_server(app, root, *, notebook=None, arguments=(), env=None, timeout=
     port, token = free_port(), secrets.token_hex(16)
     base = f"http://127.0.0.1:{port}"
     environment = sandbox.environment(root / ".jupyter", **(env or {}))
+    if app == "course-lab":   # the script imports the kit, as under make
+        environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), environment.get("PYTHONPATH")]))
     cwd = Path(notebook).parent if app == "voila" else root
     log_path = root / log_name
     log = open(log_path, "w")
