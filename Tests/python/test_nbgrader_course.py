@@ -5,7 +5,10 @@ submissions (every function right; two of the course apps' bugs; the released no
 handed back unchanged), `nbgrader autograde` (each notebook executed by the "swift"
 kernel; a failed `precondition` in a check cell is an error output and scores 0) and
 `nbgrader generate_feedback`. The scores are asserted cell by cell from nbgrader's
-gradebook and in the feedback pages.
+gradebook and in the feedback pages. The partial student also edited the argmax check
+(a locked cell with hidden tests): autograde warns about that cell of that student only, and
+grades with the teacher's check; the honest students' cells, handed back as released
+(without the hidden tests), raise no tamper warning (course/hidden_tests.py).
 """
 import json
 import re
@@ -42,6 +45,9 @@ func argmax(_ scores: [Float]) -> Int {
     return best
 }""",
 }
+
+# The partial student's edit of the argmax check (locked): its preconditions gone.
+TAMPERED_CHECK = 'print("argmax: correct")'
 
 POINTS = {"check-input": 2, "check-softmax": 2, "check-softmax-large": 1, "check-argmax": 2,
           "check-topk": 1, "check-classify": 1, "check-accuracy": 1}
@@ -96,8 +102,11 @@ def course(tmp_path_factory):
             grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
             if grade_id in sources:
                 cell.source = sources[grade_id]
+            if student == "partial" and grade_id == "check-argmax":
+                cell.source = TAMPERED_CHECK
         nbformat.write(nb, folder / NOTEBOOK)
-    nbgrader("autograde", ASSIGNMENT)
+    autograde_log = nbgrader("autograde", ASSIGNMENT)
+    (root / "autograde.log").write_text(autograde_log)
     nbgrader("generate_feedback", ASSIGNMENT)
     (root / "nbgrader.log").write_text("\n".join(log))
     return course
@@ -168,6 +177,32 @@ def test_the_hidden_tests_ran_at_grading(course):
     nb = nbformat.read(course / "autograded" / "full" / ASSIGNMENT / NOTEBOOK, as_version=4)
     check = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "check-argmax")
     assert "argmax(sampleLogits) == 9" in check.source
+
+
+def tamper_warnings(log):
+    """(student, grade_id, attribute) of each "Attribute ... has changed!" warning in
+    autograde's log, the student read from the submission being sanitised before it."""
+    found, student = [], None
+    for line in log.splitlines():
+        submission = re.search(r"submitted/([^/\s]+)/" + ASSIGNMENT, line)
+        if submission:
+            student = submission.group(1)
+        change = re.search(r"Attribute '(\w+)' for cell (\S+) has changed!", line)
+        if change:
+            found.append((student, change.group(2), change.group(1)))
+    return found
+
+
+def test_only_the_tampered_check_is_reported_and_the_teachers_check_graded_it(course):
+    log = (course.parent / "autograde.log").read_text()
+    # The honest students' check cells come back without the hidden tests, as released: no
+    # warning for them; the tampered one is reported once, for its student.
+    assert tamper_warnings(log) == [("partial", "check-argmax", "checksum")], log[-4000:]
+    nb = nbformat.read(course / "autograded" / "partial" / ASSIGNMENT / NOTEBOOK, as_version=4)
+    check = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "check-argmax")
+    teachers = nbformat.read(COURSE / "source" / ASSIGNMENT / NOTEBOOK, as_version=4)
+    original = next(c for c in teachers.cells if c.metadata.nbgrader.get("grade_id") == "check-argmax")
+    assert check.source == original.source   # the teacher's check, hidden tests included
 
 
 def test_feedback_pages_show_each_score(course):
