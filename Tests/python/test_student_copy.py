@@ -11,6 +11,7 @@ the running server names the course (no "No nbgrader_config.py file found"), and
 API lists its assignment. The default working copy, workspace/, is ignored by git.
 """
 import json
+import shutil
 import subprocess
 import urllib.request
 
@@ -48,10 +49,9 @@ def lab(tmp_path_factory):
     """`make lab`'s server on a working copy in a temporary folder; the checkout's state
     before it started."""
     root = tmp_path_factory.mktemp("student-copy")
-    course = root / "course"
-    subprocess.run(["cp", "-a", str(ROOT / "course"), str(course)], check=True)
-    for made in ["gradebook.db", "release", "submitted", "autograded", "feedback"]:
-        subprocess.run(["rm", "-rf", str(course / made)], check=True)
+    course = root / "course"   # the files the course's links point at are copied
+    shutil.copytree(ROOT / "course", course, ignore=shutil.ignore_patterns(
+        "gradebook.db", "release", "submitted", "autograded", "feedback", "__pycache__"))
     before = git_status(), notebook_bytes()
     workspace = root / "workspace"
     with jupyter_server("course-lab", root, arguments=["--dir", str(workspace), "--course", str(course)]) as server:
@@ -140,6 +140,12 @@ def test_formgrader_finds_the_course(lab):
     assignments = api(server, "GET", "/formgrader/api/assignments")
     assert [assignment["name"] for assignment in assignments] == ["classifier"], assignments
     assert (course / "gradebook.db").exists()   # Formgrader's gradebook, in the course
+    # Generate (Formgrader's button) with the course's own configuration: the Swift stub
+    # (nbgrader has none of its own for Swift and would fail).
+    done = api(server, "POST", "/formgrader/api/assignment/classifier/assign", {})
+    assert done["success"], f"{done.get('log')}\n{done.get('error')}"
+    released = (course / "release" / "classifier" / "classifier.ipynb").read_text()
+    assert 'fatalError(\\"not implemented\\")' in released and "BEGIN SOLUTION" not in released
 
 
 def test_the_default_working_copy_is_ignored_by_git():

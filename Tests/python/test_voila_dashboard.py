@@ -2,7 +2,9 @@
 the test serves the notebook through the Swift kernel, and Debian's Chromium, driven by
 Playwright, checks what a room sees: the outputs and the explorer's widgets, no code; moving
 the crop threshold slider and toggling Invert change the model's input picture (pixel
-difference) and the prediction follows.
+difference) and the prediction follows. The page logs no error in the browser's console
+(Voilà loads only the widgets' JupyterLab extension: notebooks/voila.json) and shows no
+cell tagged `lab-only` (what only runs in JupyterLab: "Try:" snippets that edit code cells).
 
 Screenshots go to .build/test-artifacts/voila/; with BENCHBOOK_RECORD_RESULTS=1 the
 dashboard's screenshot is also written to results/figures/voila-explorer.png.
@@ -22,6 +24,30 @@ playwright = pytest.importorskip("playwright.sync_api")
 NOTEBOOK = ROOT / "notebooks" / "04-preprocessing-for-photos.ipynb"
 ARTEFACTS = ROOT / ".build" / "test-artifacts" / "voila"
 FIGURE = ROOT / "results" / "figures" / "voila-explorer.png"
+
+
+def lab_only_cells():
+    """Notebook 04's cells tagged `lab-only` (at least one: the recipes' "Try:") and the number of
+    "Try:" in its other markdown cells (the explorer's, which the dashboard's widgets answer)."""
+    import nbformat
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    tagged = [c.source for c in nb.cells if "lab-only" in c.metadata.get("tags", [])]
+    assert tagged, "notebook 04 has no cell tagged lab-only"
+    shown_tries = sum(c.source.count("Try:") for c in nb.cells
+                      if c.cell_type == "markdown" and "lab-only" not in c.metadata.get("tags", []))
+    return tagged, shown_tries
+
+
+def lab_only_snippets(cells):
+    """Lines of the lab-only cells that would show on the page as they are (code lines and
+    prose lines without markup), for a search in the page's text."""
+    lines = set()
+    for source in cells:
+        for line in source.splitlines():
+            line = line.strip()
+            if len(line) > 20 and not any(mark in line for mark in "*`_#"):
+                lines.add(line)
+    return lines
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +84,14 @@ def test_the_dashboard_shows_widgets_and_no_code_and_follows_the_controls(voila)
                                     env={**os.environ, "XDG_CACHE_HOME": str(root / "cache"),
                                          "XDG_CONFIG_HOME": str(root / "config")})
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        console = []
+        # Voilà's template links Font Awesome from cdn.jsdelivr.net; nothing of the test leaves
+        # the machine (which may be offline): an empty stylesheet answers, so that the console
+        # holds the page's own errors only.
+        page.route("https://cdn.jsdelivr.net/**", lambda route: route.fulfill(status=200, content_type="text/css", body=""))
+        console, errors = [], []
         page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
         try:
             # Voilà runs the whole notebook before it sends the page.
             page.goto(f"{base}/?token={token}", timeout=600_000)
@@ -76,6 +108,11 @@ def test_the_dashboard_shows_widgets_and_no_code_and_follows_the_controls(voila)
             # (markdown cells are rendered inside .jp-InputArea too: only code inputs count)
             assert page.locator(".jp-CodeCell .jp-InputArea, .jp-InputArea-editor, .cm-editor, .CodeMirror").count() == 0
             assert page.locator(".jp-OutputArea-output img").count() >= 4, "the notebook's charts are missing"
+            # Nothing that only runs in JupyterLab: the cells tagged lab-only are not on the page.
+            tagged, shown_tries = lab_only_cells()
+            assert text.count("Try:") == shown_tries, "a Lab-only \"Try:\" is shown"
+            snippets = lab_only_snippets(tagged)
+            assert snippets and not [line for line in snippets if line in text], "a lab-only cell is shown"
             for control in [".bb-threshold .noUi-handle", ".bb-invert input[type=checkbox]", ".widget-dropdown select",
                             ".widget-toggle-buttons button"]:
                 assert page.locator(control).count() >= 1, control
@@ -115,13 +152,16 @@ def test_the_dashboard_shows_widgets_and_no_code_and_follows_the_controls(voila)
             page.wait_for_timeout(1500)
             page.locator(".bb-threshold").scroll_into_view_if_needed()
             page.screenshot(path=ARTEFACTS / "4-explorer.png")
+            # After loading, running every cell and three rounds of the widgets: no error in
+            # the console (extensions Voilà cannot host, failed loads, uncaught exceptions).
+            assert not errors, "errors in the browser's console:\n" + "\n".join(errors)
             if os.environ.get("BENCHBOOK_RECORD_RESULTS") == "1":
                 FIGURE.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy(ARTEFACTS / "4-explorer.png", FIGURE)
         except Exception:
             page.screenshot(path=ARTEFACTS / "failure.png", full_page=True)
-            (ARTEFACTS / "console.txt").write_text("\n".join(console))
             shutil.copy(root / "voila.log", ARTEFACTS / "voila.log")
             raise
         finally:
+            (ARTEFACTS / "console.txt").write_text("\n".join(console))
             browser.close()
