@@ -3,7 +3,9 @@ lesson never changes a tracked file, with Formgrader finding the nbgrader course
 
 The test starts what `make lab` runs (scripts/notebooks/lab.py, through the server factory's
 "course-lab") on a working copy in its temporary folder, with a copy of course/ as the
-course. Through the server's contents API, as JupyterLab's autosave does, it saves notebook
+course. A kernel started for a notebook of the copy, as JupyterLab starts one, runs in the
+copy's notebooks/ and finds the files the notebooks read (models/, data/, ../models/generated)
+and writes records to results/latest/. Through the server's contents API, as JupyterLab's autosave does, it saves notebook
 04 with a new cell and outputs and creates a new notebook; the checkout's `git status
 --porcelain` and its notebooks' bytes are the same before and after. A second start keeps
 the student's edit and says which copies the course has changed since. nbgrader's config in
@@ -14,6 +16,7 @@ import json
 import shutil
 import subprocess
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -70,6 +73,38 @@ def test_the_copy_has_every_notebook_and_the_files_they_read(lab):
     assert (workspace / "notebooks" / ".." / "models").resolve() == (ROOT / "models").resolve()
     assert (workspace / "results").resolve() == (ROOT / "results").resolve()
     assert (workspace / "course").resolve() == course.resolve()
+
+
+LESSON_CELL = """import Foundation
+let lessonModel = try Model(contentsOf: "models/fashion_cnn.ptl")
+print(FileManager.default.currentDirectoryPath)
+print(FileManager.default.fileExists(atPath: "data/sample_ankle_boot.png"), FileManager.default.fileExists(atPath: "../models/generated"))
+print(BenchmarkRecord.defaultDirectory.path)
+"""
+
+
+def test_a_notebooks_kernel_runs_in_the_copy_and_finds_the_courses_files(lab):
+    """A kernel started as JupyterLab starts one (a session for the notebook): its directory is
+    the copy's notebooks/, the paths the notebooks use resolve, records go to results/latest/."""
+    from jupyter_client import BlockingKernelClient
+    from benchbook_kit.kernel import errors, run_cell, text_of
+    server, workspace, _, _ = lab
+    session = api(server, "POST", "/api/sessions", {"path": f"notebooks/{EDITED}", "type": "notebook",
+                                                    "name": EDITED, "kernel": {"name": "swift"}})
+    try:
+        kc = BlockingKernelClient()
+        kc.load_connection_file(f"{server.env['JUPYTER_RUNTIME_DIR']}/kernel-{session['kernel']['id']}.json")
+        kc.start_channels()
+        kc.wait_for_ready(timeout=120)
+        reply, outputs = run_cell(kc, LESSON_CELL, timeout=300)
+        kc.stop_channels()
+        assert reply["status"] == "ok", errors(outputs)
+        directory, found, records = text_of(outputs).splitlines()
+        assert directory == str(workspace / "notebooks")
+        assert found == "true true"
+        assert Path(records).resolve() == (ROOT / "results" / "latest").resolve()   # through the copy's results link
+    finally:
+        api(server, "DELETE", f"/api/sessions/{session['id']}")
 
 
 def test_saving_through_the_server_leaves_the_checkout_as_it_was(lab):
