@@ -73,6 +73,7 @@ def test_the_copy_has_every_notebook_and_the_files_they_read(lab):
     assert (workspace / "notebooks" / ".." / "models").resolve() == (ROOT / "models").resolve()
     assert (workspace / "results").resolve() == (ROOT / "results").resolve()
     assert (workspace / "course").resolve() == course.resolve()
+    assert (workspace / "voila.json").resolve() == (NOTEBOOKS / "voila.json").resolve()
 
 
 LESSON_CELL = """import Foundation

@@ -9,6 +9,8 @@ every path a notebook uses still resolves:
     workspace/models, results                links to the checkout's (`../models/generated/`,
                                              records go to results/latest/, ignored)
     workspace/course                         link to the nbgrader course (course/)
+    workspace/voila.json                     link to notebooks/voila.json (JupyterLab's Voilà
+                                             preview reads it in the server's directory)
     workspace/nbgrader_config.py             written each time: nbgrader reads the course's
                                              configuration and finds the course in course/
 
@@ -114,6 +116,8 @@ def prepare(directory=DEFAULT_DIRECTORY, course=ROOT / "course", source=ROOT / "
     for name in ["models", "results"]:
         _link(directory / name, source.parent / name)
     _link(directory / "course", course)
+    if (source / "voila.json").exists():
+        _link(directory / "voila.json", source / "voila.json")
     (directory / "nbgrader_config.py").write_text(NBGRADER_CONFIG)
     record_path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
     return prepared
