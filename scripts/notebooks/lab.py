@@ -18,7 +18,7 @@ from benchbook_kit.student_copy import DEFAULT_DIRECTORY, StudentCopyError, prep
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIRECTORY, help="the working copy (default: workspace/)")
     parser.add_argument("--course", type=Path, default=ROOT / "course", help="the nbgrader course (default: course/)")
     options, lab_options = parser.parse_known_args()
