@@ -117,7 +117,7 @@ NEAR_NUMBER = re.compile(r"\b(?:(?:" + COMPARATIVES + r") than(?: (?:a|an|the|so
                          + NUMBER_TOKEN + r"|" + NUMBER_TOKEN + r"(?: ?(?:%|\w+))? (?:" + COMPARATIVES + r")\b)", re.I)
 LABEL_NUMBERS = re.compile(r"\b(?:seeds?|notebooks?|index|class|cell|line|module|section|step|version|opset|Python|torch|"
                            r"libtorch|Swift|Debian|iPhone|In\[)\s?\d+\]?|(?<!\d)\d+(?:\s?×\s?\d+)+|\[[\d,\s]+\]", re.I)
-QUANTITY = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:ns|µs|μs|us|ms|s|sec|seconds?|minutes?|min|hours?|"
+QUANTITY = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*\s?(?:ns|µs|μs|us|ms|s|sec|seconds?|minutes?|min|hours?|"
                       r"KB|kB|KiB|MB|MiB|GB|GiB)\b")
 THIS_MACHINE = re.compile(r"\bthis (?:CPU|machine|processor|VM)\b|\bhere\b", re.I)
 MACHINE_FACT = re.compile(r"\b(AVX-?512\w*|AVX2?|VNNI|FMA3?|SSE\d*(?:\.\d)?|\d+-bit|\d+ (?:logical )?cores?)\b")
@@ -281,7 +281,8 @@ def html_text(page):
     page = ITALIC_TAG.sub("*", page)
     page = CELL_END_TAG.sub(" | ", page)
     page = BLOCK_TAG.sub("\n", page)
-    return normalise(html.unescape(ANY_TAG.sub("", page)))      # an entity may be any character (&shy;)
+    page = ANY_TAG.sub("", page)
+    return normalise(html.unescape(page)) if "&" in page else page      # an entity may be any character (&shy;)
 
 
 def latex_text(text, document=False):
