@@ -85,8 +85,13 @@ import sys
 import unicodedata
 from typing import NamedTuple
 
+# The vocabulary, each list in one place: a new verdict wording goes here (and a new computed phrase,
+# with its interval, into the patterns below and check_piece).
+# Words that state a direction: in an output they need a computed phrase; in markdown never stand.
 DIRECTION_WORDS = (r"faster|slower|quicker|helps?|hurts?|no difference|within noise|speeds? up|slows? down|"
                    r"outperforms?|beats?|equivalent|undecided|shortens?|lengthens?")
+# More words that state a direction in a notebook's own words ("beats" is left to outputs).
+MARKDOWN_DIRECTION_WORDS = DIRECTION_WORDS.replace("beats?|", "") + r"|better|worse|improves?|degrades?"
 DIRECTION = re.compile(r"\b(" + DIRECTION_WORDS + r")\b", re.I)
 NAME_LIMIT = 300    # characters between a verdict word and its parenthesis (the names compared)
 REST_LIMIT = 1000   # characters of a parenthesis after its interval
@@ -103,8 +108,7 @@ ANY_BAND = re.compile(r"±" + NUMBER + " %")
 TOLERANCE = 0.006   # printed figures are rounded to 2 decimals (3 near an edge)
 
 # Markdown rules.
-MARKDOWN_DIRECTION = re.compile(r"\b(faster|slower|quicker|helps?|hurts?|no difference|within noise|speeds? up|slows? down|"
-                                r"outperforms?|equivalent|undecided|shortens?|lengthens?|better|worse|improves?|degrades?)\b", re.I)
+MARKDOWN_DIRECTION = re.compile(r"\b(" + MARKDOWN_DIRECTION_WORDS + r")\b", re.I)
 NUMBER_WORDS = r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand"
 MULTIPLIER = re.compile(r"(?<![\d×])\d+(?:\.\d+)?\s?×(?!\s?\d)|\b(?:(?:twice|thrice|half) (?:as|the)|(?:doubled|tripled|halved)|"
                         r"(?:a|one) (?:quarter|third|tenth|fifth) (?:of|as)|\w+-fold|"
@@ -124,9 +128,9 @@ MACHINE_FACT = re.compile(r"\b(AVX-?512\w*|AVX2?|VNNI|FMA3?|SSE\d*(?:\.\d)?|\d+-
 
 
 
-# What a notebook is checked for can grow: a new verdict wording (a BenchmarkComparison phrase, a
-# term a notebook defines) goes into DIRECTION_WORDS or TERM_WORDS, a new sign of a definition into
-# DEFINITION_CUES; nothing else has to change.
+# Signs that a sentence defines its italic verdict words rather than states one: a cue (means, when,
+# ...) with what the verdict is computed from (interval, band, ...); add a wording to either.
+# Words a notebook may name as terms, in italics, where it defines them (*faster* or *slower*).
 TERM_WORDS = DIRECTION_WORDS + r"|better|worse|improves?|degrades?|higher|lower|best|worst"
 ITALIC_TERM = re.compile(r"(?<![*\w])([*_])(" + TERM_WORDS + r")\1(?![*\w])", re.I)
 ITALIC_TERMS_LISTED = re.compile(r"(?<![*\w])([*_])(?:" + TERM_WORDS + r")\1,? or ([*_])(?:" + TERM_WORDS + r")\2(?![*\w])", re.I)
