@@ -276,6 +276,7 @@ OUTPUT_KINDS = {
     "text/latex": display("text/latex", "$\\text{int8 is 3}\\times\\text{ faster}$"),
     "image/svg+xml": display("image/svg+xml", '<svg xmlns="http://www.w3.org/2000/svg"><text x="1" y="2">int8 is '
                                               '<tspan>fast</tspan>er</text></svg>'),
+    "application/json": display("application/json", {"runs": [{"verdict": "int8 is faster"}]}),
     "error": {"output_type": "error", "ename": "Note", "evalue": "int8 is faster", "traceback": []},
     "ANSI colours": {"output_type": "stream", "name": "stdout", "text": "int8 is fast\x1b[1mer\x1b[0m than float"},
     "backspace": {"output_type": "stream", "name": "stdout", "text": "int8 is fastX\ber than float"},

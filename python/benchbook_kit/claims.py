@@ -50,7 +50,7 @@ Rules, for every notebook given:
    - types a fact about this machine's CPU (AVX2, AVX-512, cores): a cell reads it.
 What is read: markdown and raw cells (a raw cell's text reaches the reader as is), and every output
 that shows text: streams, errors, and each textual MIME type of a result or display (text/plain,
-text/markdown, text/html, text/latex, image/svg+xml). Text is read as a reader sees it (normalise,
+text/markdown, text/html, text/latex, image/svg+xml, and application/json's keys and strings). Text is read as a reader sees it (normalise,
 html_text, markup_text, latex_text): Unicode compatibility forms folded (NFKC), soft hyphens,
 zero-width and other invisible characters and combining marks dropped, Cyrillic and Greek look-alike
 letters read as Latin, "3x" and other multiplication signs as "3×", terminal escapes and backspaces
@@ -812,6 +812,9 @@ def output_texts(path, where, output):
     if not isinstance(data, dict):
         raise NotebookError(f"{path}: {where} data is {kind_of(data)}, not an object of MIME types")
     for mime, value in data.items():
+        if mime == "application/json":                  # shown as a tree of its keys and strings
+            yield mime, normalise("\n".join(json_strings(value)))
+            continue
         if not mime.startswith(TEXT_OUTPUT_KINDS) or mime in ("text/javascript", "text/css"):
             continue
         text = normalise(text_field(path, f"{where} {mime}", value))
@@ -822,6 +825,21 @@ def output_texts(path, where, output):
         elif mime == "text/markdown":
             text = markup_text(CODE_SPAN.sub(r"\1", text))
         yield mime, text
+
+
+def json_strings(value):
+    """The keys and strings of a JSON value, as a JSON output's tree shows them (no recursion: any depth)."""
+    strings, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            strings.append(item)
+        elif isinstance(item, dict):
+            strings += [key for key in item if isinstance(key, str)]
+            stack += reversed(list(item.values()))
+        elif isinstance(item, list):
+            stack += reversed(item)
+    return strings
 
 
 class Collector:
