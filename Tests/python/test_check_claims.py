@@ -6,7 +6,7 @@ are checked when run_notebooks.py executes them)."""
 import nbformat
 import pytest
 
-from benchbook_kit import ROOT
+from benchbook_kit import ROOT, adversarial
 from benchbook_kit.claims import (LISTED_LIMIT, NotebookError, check_accuracy_intervals_cell, check_markdown_sentence,
                                   check_notebook, check_piece, check_unpaired_accuracy, markdown_sentences)
 
@@ -382,22 +382,6 @@ def test_an_nbformat_3_notebook_is_converted_and_checked(tmp_path):
 # Issue 49 (item 3): time and memory linear in the notebook, messages and report bounded. Before the
 # fix a 100 KB output of "faster"/"slower" took 2 GB and wrote a 1 GB report. The bounds only catch
 # such blow-ups (measured: 0.14 s and 17 MB for 100 KB, 0.4 s and 33 MB for 640 KB, load 1.2).
-def list_of_words(characters):
-    return "[" + ", ".join('"faster"' if i % 2 else '"slower"' for i in range(characters // 10)) + "]"
-
-
-ADVERSARIAL = {
-    "faster/slower list": list_of_words,
-    "verdict prefixes": lambda n: "1× faster than " * (n // 15),
-    "unclosed verdicts": lambda n: "1× faster than A (95 % interval 1.1–1.2× " * (n // 40),
-    "a run of digits": lambda n: "1" * n + "× faster",
-    "digits and commas": lambda n: "1," * (n // 2) + " more than",
-    "valid verdicts": lambda n: "2.31× faster than at 1 thread (95 % interval 2.12–2.50×) " * (n // 56),
-    "unclosed tags": lambda n: "<i>" * (n // 3),
-    "invisible characters": lambda n: "fast\u00ader \u200b" * (n // 8),
-}
-
-
 def measured_run(tmp_path, cells, address_space=1_500_000_000):
     """Runs the script in a process limited to `address_space` bytes: (seconds, max RSS in KB, report bytes)."""
     import resource
@@ -425,13 +409,13 @@ def measured_run(tmp_path, cells, address_space=1_500_000_000):
 
 @pytest.mark.parametrize("size", [100_000, 1_000_000])
 def test_the_issues_word_list_is_checked_in_bounded_time_memory_and_report(tmp_path, size):
-    seconds, max_rss_kb, report_bytes = measured_run(tmp_path, [output_cell(display("text/plain", list_of_words(size)))])
+    seconds, max_rss_kb, report_bytes = measured_run(tmp_path, [output_cell(display("text/plain", adversarial.word_list(size)))])
     assert seconds < 30, seconds                       # 0.14 s (100 KB) and ~0.6 s (1 MB) measured
     assert max_rss_kb < 400_000, max_rss_kb            # 17 MB and ~40 MB measured; 2 GB before
     assert report_bytes < 64_000, report_bytes         # 25 KB measured; 1 GB before
 
 
-@pytest.mark.parametrize("shape", sorted(ADVERSARIAL))
+@pytest.mark.parametrize("shape", sorted(adversarial.SHAPES))
 def test_adversarial_text_takes_linear_time(shape):
     """Each shape at 20 KB (best of 2 runs) and 160 KB, through the output and the markdown paths: 8
     times the text may take at most 24 times as long (a quadratic pattern takes 64 times, and far longer
@@ -440,7 +424,7 @@ def test_adversarial_text_takes_linear_time(shape):
     check_piece("é")                       # builds the table of invisible characters, once
 
     def seconds(size, runs):
-        text = ADVERSARIAL[shape](size)
+        text = adversarial.SHAPES[shape](size)
         best = float("inf")
         for _ in range(runs):
             start = time.perf_counter()
