@@ -225,6 +225,7 @@ DISGUISED = {
     "fullwidth letters": "int8 is \uff46\uff41\uff53\uff54\uff45\uff52 than float.",
     "mathematical bold": "int8 is \U0001d41f\U0001d41a\U0001d42c\U0001d42d\U0001d41e\U0001d42b than float.",
     "combining accent": "int8 is fa\u0301ster than float.",
+    "right-to-left override": "int8 is \u202eretsaf\u202c than float.",
     "link": "int8 is [faster](#why) than float.",
     "LaTeX": "int8 is $3\\times$ \\text{quicker} than float.",
     "strikethrough inside a word": "int8 is fast~~er~~ than float.",

@@ -194,6 +194,7 @@ LOOKALIKES = str.maketrans({
     # signs drawn like the multiplication sign, and hyphens that break no word
     "✕": "×", "✖": "×", "⨯": "×", "⨉": "×", "╳": "×",
 })
+RIGHT_TO_LEFT = re.compile(r"\u202e([^\u202c\u202a\u202b\u202d\u202e\n]*)")
 X_TIMES = re.compile(r"(?<=\d)\s?[xX](?![\w\-])")                 # "3x", "3 X" as "3×"
 HIDDEN_CATEGORIES = {"Mn", "Me", "Cf", "Cc"}
 _hidden = None
@@ -229,15 +230,18 @@ def overstruck(line):
 
 
 def normalise(text):
-    """The text as letters a reader sees: terminal escapes and backspaces applied, Unicode compatibility
-    forms folded (NFKC), marks and invisible characters dropped, look-alike letters as Latin ones,
-    "×" for every multiplication sign and for the "x" of "3x". Lines are kept (no line is added or removed)."""
+    """The text as letters a reader sees: terminal escapes, backspaces and right-to-left overrides
+    applied, Unicode compatibility forms folded (NFKC), marks and invisible characters dropped,
+    look-alike letters as Latin ones, "×" for every multiplication sign and for the "x" of "3x".
+    Lines are kept (no line is added or removed)."""
     if "\x1b" in text:
         text = ANSI_ESCAPE.sub("", text)
     if "\b" in text:
         text = "\n".join(overstruck(line) for line in text.split("\n"))
     text = CONTROL.sub("", text)
     if not text.isascii():
+        if "\u202e" in text:                           # a right-to-left override draws "retsaf" as "faster"
+            text = RIGHT_TO_LEFT.sub(lambda match: match.group(1)[::-1], text)
         text = hidden_characters().sub("", unicodedata.normalize("NFKD", text))
         text = unicodedata.normalize("NFC", text).translate(LOOKALIKES)
     text = text.replace("\\times", "×")
