@@ -6,9 +6,9 @@ are checked when run_notebooks.py executes them)."""
 import nbformat
 import pytest
 
-from benchbook_kit import ROOT
-from benchbook_kit.claims import (check_accuracy_intervals_cell, check_markdown_sentence, check_notebook, check_piece,
-                                  check_unpaired_accuracy, markdown_sentences)
+from benchbook_kit import ROOT, adversarial
+from benchbook_kit.claims import (LISTED_LIMIT, NotebookError, check_accuracy_intervals_cell, check_markdown_sentence,
+                                  check_notebook, check_piece, check_unpaired_accuracy, markdown_sentences)
 
 
 CONSISTENT = [
@@ -199,10 +199,350 @@ def test_a_notebook_is_checked_cell_by_cell(tmp_path):
 
 @pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb")))
 def test_every_notebooks_own_words_pass(name):
-    """The markdown of every notebook (outputs are checked on the executed copies by run_notebooks.py)."""
-    notebook = nbformat.read(str(ROOT / "notebooks" / name), as_version=4)
-    problems = [f"cell {index}: {problem}: {sentence!r}"
-                for index, cell in enumerate(notebook.cells) if cell.cell_type == "markdown"
-                for sentence in markdown_sentences(cell.source)
-                for problem in check_markdown_sentence(sentence) + check_unpaired_accuracy(sentence)]
-    assert problems == []
+    """The markdown and raw cells of every notebook, through the same reading as `make run` (outputs are
+    checked on the executed copies by run_notebooks.py)."""
+    _, sentences, problems = check_notebook(str(ROOT / "notebooks" / name))
+    assert sentences > 0
+    assert list(problems) == []
+
+
+# Issue 49 (item 7): the checker reads text as a reader sees it, in every cell and output kind, and a
+# file that is not a notebook gets a clear error. Each sentence below states a direction no cell
+# computed, disguised; before the fix each one passed.
+DISGUISED = {
+    "italics": "int8 is *faster* than float.",
+    "underscore italics": "int8 is _faster_ than float.",
+    "inline code": "int8 is `3× faster` than float.",
+    "3x": "int8 is 3x quicker.",
+    "bold inside a word": "int8 is fast**er** than float.",
+    "HTML inside a word": "int8 is fast<span>er</span> than float.",
+    "soft hyphen": "int8 is fast\u00ader than float.",
+    "soft hyphen entity": "int8 is fast&shy;er than float.",
+    "zero-width space": "int8 is fast\u200ber than float.",
+    "word joiner": "int8 is fast\u2060er than float.",
+    "Cyrillic a": "int8 is f\u0430ster than float.",
+    "Greek o": "int8 is sl\u03bfwer than float.",
+    "fullwidth letters": "int8 is \uff46\uff41\uff53\uff54\uff45\uff52 than float.",
+    "mathematical bold": "int8 is \U0001d41f\U0001d41a\U0001d42c\U0001d42d\U0001d41e\U0001d42b than float.",
+    "combining accent": "int8 is fa\u0301ster than float.",
+    "right-to-left override": "int8 is \u202eretsaf\u202c than float.",
+    "link": "int8 is [faster](#why) than float.",
+    "LaTeX": "int8 is $3\\times$ \\text{quicker} than float.",
+    "strikethrough inside a word": "int8 is fast~~er~~ than float.",
+    "after a quoted sentence": "This table is quoted from the module. int8 is faster than float.",
+    "after a quoted parenthesis": "(quoted) int8 is 3× faster than float.",
+}
+
+
+def write_notebook(path, cells, nbformat_version=4):
+    import json
+    path.write_text(json.dumps({"nbformat": nbformat_version, "nbformat_minor": 5, "metadata": {}, "cells": cells}),
+                    encoding="utf-8")
+    return str(path)
+
+
+def text_cell(cell_type, source):
+    return {"cell_type": cell_type, "metadata": {}, "source": source}
+
+
+def output_cell(*outputs):
+    return {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": "show()", "outputs": list(outputs)}
+
+
+@pytest.mark.parametrize("cell_type", ["markdown", "raw"])
+@pytest.mark.parametrize("case", sorted(DISGUISED))
+def test_a_disguised_direction_in_a_notebooks_words_is_found(tmp_path, case, cell_type):
+    path = write_notebook(tmp_path / "n.ipynb", [text_cell(cell_type, ["Intro line.\n", "\n", DISGUISED[case]])])
+    _, _, problems = check_notebook(path)
+    assert problems, case
+    assert all(problem.startswith(f"n.ipynb cell 0 ({cell_type}) line 3: ") for problem in problems), problems
+
+
+def test_the_disguises_hide_nothing_from_the_sentence_functions():
+    for case, sentence in DISGUISED.items():
+        assert any(check_markdown_sentence(s) for s in markdown_sentences(sentence)), case
+
+
+def display(mime, text):
+    return {"output_type": "display_data", "metadata": {}, "data": {mime: text}}
+
+
+OUTPUT_KINDS = {
+    "stream": {"output_type": "stream", "name": "stdout", "text": ["line one\n", "int8 is faster than float\n"]},
+    "execute_result": {"output_type": "execute_result", "execution_count": 1, "metadata": {},
+                       "data": {"text/plain": "int8 is faster than float"}},
+    "text/plain": display("text/plain", "int8 is faster than float"),
+    "text/markdown": display("text/markdown", "int8 is **fast**er than float"),
+    "text/html": display("text/html", "<table><tr><td>int8</td><td>fast<b>er</b> than float</td></tr></table>"),
+    "text/latex": display("text/latex", "$\\text{int8 is 3}\\times\\text{ faster}$"),
+    "image/svg+xml": display("image/svg+xml", '<svg xmlns="http://www.w3.org/2000/svg"><text x="1" y="2">int8 is '
+                                              '<tspan>fast</tspan>er</text></svg>'),
+    "application/json": display("application/json", {"runs": [{"verdict": "int8 is faster"}]}),
+    "error": {"output_type": "error", "ename": "Note", "evalue": "int8 is faster", "traceback": []},
+    "ANSI colours": {"output_type": "stream", "name": "stdout", "text": "int8 is fast\x1b[1mer\x1b[0m than float"},
+    "backspace": {"output_type": "stream", "name": "stdout", "text": "int8 is fastX\ber than float"},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(OUTPUT_KINDS))
+def test_every_output_kind_that_shows_text_is_checked(tmp_path, kind):
+    quiet = display("text/plain", "42")
+    path = write_notebook(tmp_path / "n.ipynb", [output_cell(quiet, OUTPUT_KINDS[kind])])
+    _, _, problems = check_notebook(path)
+    assert problems, kind
+    assert all(problem.startswith("n.ipynb cell 0 output 1 (") for problem in problems), problems
+
+
+def test_a_verdict_word_in_italics_names_a_term_only_where_it_is_defined_or_computed():
+    defined = ["one variant is *faster* or *slower* only when the interval of the time ratio clears 1.",
+               "*equivalent* means the whole interval lies inside ±5 %, and anything else is *undecided*."]
+    for sentence in defined:
+        assert check_markdown_sentence(sentence) == [], sentence
+    assert check_markdown_sentence("int8 is *faster* when run here.")
+    tally = ("Of these 2 pairs: 2 *equivalent* (band ±5 %). A and B: equivalent to B within ±5 % "
+             "(time ratio 0.99×, 95 % interval 0.97–1.02×).")
+    assert check_piece(tally)[1] == []
+    assert check_piece("Of these 2 pairs: 2 *faster*.")[1]
+
+
+def test_quoted_exempts_its_own_clause_and_a_translation_of_it():
+    assert markdown_sentences("The module's file is 2.1 MB (quoted from seed 002).") == []
+    assert markdown_sentences("*Quoted from the module.* In English: a 2.1 MB model, int8.") == []
+    assert markdown_sentences("The file is 2.1 MB (quoted). int8 is faster.") == ["int8 is faster."]
+
+
+MALFORMED = {
+    "not JSON": b'{"cells": [',
+    "empty file": b"",
+    "Latin-1": '{"nbformat": 4, "metadata": {}, "cells": [{"cell_type": "markdown", "metadata": {}, "source": "caf\u00e9"}]}'.encode("latin-1"),
+    "a JSON list": b"[1, 2]",
+    "no cells": b'{"nbformat": 4, "metadata": {}}',
+    "cells not a list": b'{"nbformat": 4, "cells": {"a": 1}}',
+    "a cell not an object": b'{"nbformat": 4, "cells": ["text"]}',
+    "no cell_type": b'{"nbformat": 4, "cells": [{"source": "x"}]}',
+    "no source": b'{"nbformat": 4, "cells": [{"cell_type": "markdown", "metadata": {}}]}',
+    "source a number": b'{"nbformat": 4, "cells": [{"cell_type": "markdown", "source": 7}]}',
+    "source lines not strings": b'{"nbformat": 4, "cells": [{"cell_type": "markdown", "source": ["a", 2]}]}',
+    "outputs not a list": b'{"nbformat": 4, "cells": [{"cell_type": "code", "source": "", "outputs": 3}]}',
+    "an output not an object": b'{"nbformat": 4, "cells": [{"cell_type": "code", "source": "", "outputs": [3]}]}',
+    "data not an object": b'{"nbformat": 4, "cells": [{"cell_type": "code", "source": "", "outputs": '
+                          b'[{"output_type": "display_data", "data": "x"}]}]}',
+    "text/plain a number": b'{"nbformat": 4, "cells": [{"cell_type": "code", "source": "", "outputs": '
+                           b'[{"output_type": "display_data", "data": {"text/plain": 5}}]}]}',
+    "stream text null": b'{"nbformat": 4, "cells": [{"cell_type": "code", "source": "", "outputs": '
+                        b'[{"output_type": "stream", "text": null}]}]}',
+    "nested too deeply": b"[" * 100_000 + b"]" * 100_000,
+}
+CHECK_CLAIMS = ROOT / "scripts" / "notebooks" / "check_claims.py"
+
+
+def run_checker(*paths):
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    return subprocess.run([sys.executable, str(CHECK_CLAIMS), *map(str, paths)], capture_output=True, text=True,
+                          env=env, timeout=120)
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED))
+def test_a_malformed_notebook_gets_a_clear_error_naming_the_file(tmp_path, case):
+    path = tmp_path / "broken.ipynb"
+    path.write_bytes(MALFORMED[case])
+    with pytest.raises(NotebookError) as raised:
+        check_notebook(str(path))
+    assert str(raised.value).startswith(f"{path}: "), raised.value
+    assert len(str(raised.value)) < 400
+
+
+def test_the_script_reports_a_malformed_notebook_without_a_traceback_and_checks_the_others(tmp_path):
+    broken = tmp_path / "broken.ipynb"
+    broken.write_bytes(MALFORMED["no source"])
+    good = write_notebook(tmp_path / "good.ipynb", [text_cell("markdown", "A plain sentence.")])
+    missing = tmp_path / "missing.ipynb"
+    result = run_checker(broken, good, missing)
+    assert result.returncode == 2, result
+    assert "Traceback" not in result.stderr + result.stdout
+    assert f"{broken}: cell 0 (markdown) has no 'source'" in result.stderr
+    assert f"{missing}: cannot be read" in result.stderr
+    assert f"{good}: 1 sentences checked" in result.stdout
+
+
+def test_an_nbformat_3_notebook_is_converted_and_checked(tmp_path):
+    import json
+    path = tmp_path / "old.ipynb"
+    path.write_text(json.dumps({"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": "old"}, "worksheets": [{"cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["int8 is faster than float."]},
+        {"cell_type": "code", "collapsed": False, "input": "x", "language": "python", "metadata": {}, "outputs": [
+            {"output_type": "pyout", "prompt_number": 1, "metadata": {}, "text": ["int8 is slower"]}]}]}]}))
+    _, _, problems = check_notebook(str(path))
+    assert [problem.split(":")[0] for problem in problems] == ["old.ipynb cell 0 (markdown) line 1",
+                                                              "old.ipynb cell 1 output 0 (text/plain) line 1"]
+
+
+# Issue 49 (item 3): time and memory linear in the notebook, messages and report bounded. Before the
+# fix a 100 KB output of "faster"/"slower" took 2 GB and wrote a 1 GB report. The bounds only catch
+# such blow-ups (measured: 0.14 s and 17 MB for 100 KB, 0.4 s and 33 MB for 640 KB, load 1.2).
+def measured_run(tmp_path, cells, address_space=1_500_000_000):
+    """Runs the script in a process limited to `address_space` bytes: (seconds, max RSS in KB, report bytes)."""
+    import resource
+    import subprocess
+    import sys
+    import time
+    path = write_notebook(tmp_path / "big.ipynb", cells)
+    code = ("import resource, sys, io, contextlib\n"
+            "from benchbook_kit.claims import main\n"
+            "out = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out): code = main(sys.argv[1:])\n"
+            "print(code, len(out.getvalue().encode()), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    start = time.monotonic()
+    result = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=300,
+                            preexec_fn=limit, env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
+    seconds = time.monotonic() - start
+    assert result.returncode == 0, result.stderr[-2000:]
+    exit_code, report_bytes, max_rss = map(int, result.stdout.split())
+    assert exit_code == 1
+    return seconds, max_rss, report_bytes
+
+
+@pytest.mark.parametrize("size", [100_000, 1_000_000])
+def test_the_issues_word_list_is_checked_in_bounded_time_memory_and_report(tmp_path, size):
+    seconds, max_rss_kb, report_bytes = measured_run(tmp_path, [output_cell(display("text/plain", adversarial.word_list(size)))])
+    assert seconds < 30, seconds                       # 0.14 s (100 KB) and ~0.6 s (1 MB) measured
+    assert max_rss_kb < 400_000, max_rss_kb            # 17 MB and ~40 MB measured; 2 GB before
+    assert report_bytes < 64_000, report_bytes         # 25 KB measured; 1 GB before
+
+
+@pytest.mark.parametrize("shape", sorted(adversarial.SHAPES))
+def test_adversarial_text_takes_linear_time(shape):
+    """Each shape at 20 KB (best of 2 runs) and 160 KB, through the output and the markdown paths: 8
+    times the text may take at most 24 times as long (a quadratic pattern takes 64 times, and far longer
+    in absolute terms: "verdict prefixes" did not finish in 120 s before issue 49)."""
+    import time
+    check_piece("é")                       # builds the table of invisible characters, once
+
+    def seconds(size, runs):
+        text = adversarial.SHAPES[shape](size)
+        best = float("inf")
+        for _ in range(runs):
+            start = time.perf_counter()
+            check_piece(text)
+            for sentence in markdown_sentences(text):
+                check_markdown_sentence(sentence)
+                check_unpaired_accuracy(sentence)
+            best = min(best, time.perf_counter() - start)
+        return best
+    small, large = seconds(20_000, 2), seconds(160_000, 1)
+    assert large < max(24 * small, 1.0) and large < 30, (small, large)
+
+
+def test_a_problem_message_is_bounded_and_says_where_it_is(tmp_path):
+    line = "x" * 50_000 + " int8 is faster " + "y" * 50_000
+    path = write_notebook(tmp_path / "n.ipynb", [text_cell("markdown", "ok"), output_cell(display("text/plain", "a\n" + line))])
+    _, _, problems = check_notebook(path)
+    assert len(problems) == 1
+    assert problems[0].startswith("n.ipynb cell 1 output 0 (text/plain) line 2: states a direction ('faster')"), problems
+    assert "int8 is faster" in problems[0] and len(problems[0]) < 400
+
+
+def test_the_report_lists_a_bounded_number_of_problems_and_counts_the_rest(tmp_path):
+    path = write_notebook(tmp_path / "n.ipynb", [output_cell(display("text/plain", "\n".join(["faster"] * 5000)))])
+    _, _, problems = check_notebook(path)
+    assert problems.total == 5000
+    assert len(problems) == LISTED_LIMIT + 1
+    assert problems[-1] == f"… and {5000 - LISTED_LIMIT:,} more problem(s), not listed (the first {LISTED_LIMIT} are)"
+
+
+# A fuzz test of its own (issue 49): random notebooks built from the pieces the checker reads (verdict
+# phrases, direction words, markup, invisible and look-alike characters, numbers, broken structure).
+# Seeded, so a failure reproduces; nothing may raise but NotebookError, and the report stays bounded.
+FRAGMENTS = [
+    "2.31× faster than at 1 thread (95 % interval 2.12–2.50×)", "1.08× slower than B (95 % interval 1.06–1.11×; measured apart, "
+    "clear of the ±5 % drift band)", "equivalent to A within ±5 % (time ratio 0.99×, 95 % interval 0.97–1.02×)",
+    "undecided against A (time ratio 0.95×, 95 % interval 0.79–1.14×: it includes 1 and reaches outside ±5 %)",
+    "0.42 points higher than float (paired difference +0.42 points, 95 % interval +0.24 to +0.60 points; McNemar's exact "
+    "p < 0.0001; discordant images: 61 right only with int8, 19 only with float)", "discordant images: 99999999999999 right only with A, 1 only with B)",
+    "same top-1 class on 9,987 of 10,000 images: 99.87 % (95 % interval 99.78–99.93 %)", "faster", "*slower*", "_helps_",
+    "**", "*", "`", "```", "<i>", "</i>", "<span>", "<!--", "-->", "&shy;", "&#x200b;", "\u00ad", "\u200b", "\u0430", "\u0301",
+    "\x1b[1m", "\b", "\r", "\n", "\n\n", "|", "> ", "# ", "- ", "1. ", "quoted", "In English:", "(", ")", "[x](y)", "$\\times$",
+    "\\text{", "}", "3x", "20 seconds", "18.6 MB", "more than 3", "twice as", "accuracy", "lies inside the interval", "this CPU",
+    "AVX2", "1" * 40, "9" * 20 + "×", "±", "%", "–", "−", " ", ". ", "A", "\udcff"[:0], "\U0001d41f", "\uff46", "é",
+]
+
+
+def random_text(rng, length):
+    return "".join(rng.choice(FRAGMENTS) + rng.choice(["", " "]) for _ in range(length))
+
+
+def random_value(rng, depth=0):
+    choice = rng.randrange(8)
+    if choice == 0 or depth > 2:
+        return random_text(rng, rng.randrange(20))
+    if choice == 1:
+        return [random_text(rng, rng.randrange(8)) for _ in range(rng.randrange(4))]
+    if choice == 2:
+        return rng.choice([None, 3, 2.5, True, {}, []])
+    if choice == 3:
+        return {rng.choice(["text/plain", "text/html", "text/markdown", "text/latex", "image/svg+xml", "image/png"]):
+                random_value(rng, depth + 1)}
+    return random_text(rng, rng.randrange(30))
+
+
+def random_output(rng):
+    output = {"output_type": rng.choice(["stream", "display_data", "execute_result", "error", "update_display_data", 7])}
+    for key in rng.sample(["text", "data", "ename", "evalue", "traceback", "name"], rng.randrange(4)):
+        output[key] = random_value(rng) if key != "data" or rng.random() < 0.2 else {
+            mime: random_value(rng, 1) for mime in rng.sample(["text/plain", "text/html", "text/markdown", "text/latex",
+                                                                "image/svg+xml", "application/json"], 2)}
+    return output if rng.random() > 0.03 else rng.choice(["output", None, 1])
+
+
+def random_cell(rng):
+    cell = {"cell_type": rng.choice(["markdown", "code", "raw"] * 10 + ["heading", None])}
+    if rng.random() > 0.03:
+        cell["source"] = random_value(rng) if rng.random() < 0.05 else random_text(rng, rng.randrange(60))
+    if cell["cell_type"] == "code":
+        cell["outputs"] = [random_output(rng) for _ in range(rng.randrange(4))] if rng.random() > 0.03 else "none"
+    return cell if rng.random() > 0.02 else rng.choice(["cell", 3, None])
+
+
+def test_fuzz_random_notebooks_never_crash_the_checker_and_keep_the_report_bounded(tmp_path):
+    import json
+    import random
+    rng = random.Random(49)
+    outcomes = {"checked": 0, "problems": 0, "rejected": 0}
+    for round_ in range(300):
+        notebook = {"nbformat": rng.choice([4, 4, 4, 3, "4", None]), "metadata": {},
+                    "cells": [random_cell(rng) for _ in range(rng.randrange(6))]}
+        path = tmp_path / f"fuzz{round_}.ipynb"
+        data = json.dumps(notebook, ensure_ascii=rng.random() < 0.5).encode("utf-8", "surrogatepass")
+        if rng.random() < 0.05:
+            data = data[:rng.randrange(len(data) + 1)]            # a truncated file
+        path.write_bytes(data)
+        try:
+            comparisons, sentences, problems = check_notebook(str(path))
+        except NotebookError as error:
+            assert str(error).startswith(f"{path}: ") and len(str(error)) < 600, error
+            outcomes["rejected"] += 1
+            continue
+        outcomes["checked"] += 1
+        outcomes["problems"] += bool(problems)
+        assert problems.total >= len(problems) - 1 and len(problems) <= LISTED_LIMIT + 1
+        assert all(len(problem) < 600 for problem in problems), max(problems, key=len)
+    # The generator reaches every outcome: notebooks passed, flagged and rejected.
+    assert outcomes["rejected"] > 10 and outcomes["problems"] > 10 and outcomes["checked"] - outcomes["problems"] > 5, outcomes
+
+
+def test_fuzz_random_text_through_the_sentence_functions():
+    import random
+    rng = random.Random(7)
+    for _ in range(600):
+        text = random_text(rng, rng.randrange(40))
+        checked, problems = check_piece(text)
+        assert checked >= 0 and all(len(problem) < 600 for problem in problems)
+        for sentence in markdown_sentences(text):
+            check_markdown_sentence(sentence)
+            check_unpaired_accuracy(sentence)

@@ -16,6 +16,7 @@
 - statistics: percentile, with the notebook library's definition
 - notebook_state: a course notebook run through a kernel, its variables read back
 - claims: the checker of the notebooks' stated directions against their numbers
+- adversarial: hostile texts and notebooks for the claims checker (its tests, its measurement)
 - hub: a JupyterHub with simulated students, their processes by role, the Docker engine,
   the class cache, a class's run
 - report: the Markdown table writer of the benchmarks' reports

@@ -50,7 +50,7 @@ Rules, for every notebook given:
    - types a fact about this machine's CPU (AVX2, AVX-512, cores): a cell reads it.
 What is read: markdown and raw cells (a raw cell's text reaches the reader as is), and every output
 that shows text: streams, errors, and each textual MIME type of a result or display (text/plain,
-text/markdown, text/html, text/latex, image/svg+xml). Text is read as a reader sees it (normalise,
+text/markdown, text/html, text/latex, image/svg+xml, and application/json's keys and strings). Text is read as a reader sees it (normalise,
 html_text, markup_text, latex_text): Unicode compatibility forms folded (NFKC), soft hyphens,
 zero-width and other invisible characters and combining marks dropped, Cyrillic and Greek look-alike
 letters read as Latin, "3x" and other multiplication signs as "3×", terminal escapes and backspaces
@@ -85,8 +85,13 @@ import sys
 import unicodedata
 from typing import NamedTuple
 
+# The vocabulary, each list in one place: a new verdict wording goes here (and a new computed phrase,
+# with its interval, into the patterns below and check_piece).
+# Words that state a direction: in an output they need a computed phrase; in markdown never stand.
 DIRECTION_WORDS = (r"faster|slower|quicker|helps?|hurts?|no difference|within noise|speeds? up|slows? down|"
                    r"outperforms?|beats?|equivalent|undecided|shortens?|lengthens?")
+# More words that state a direction in a notebook's own words ("beats" is left to outputs).
+MARKDOWN_DIRECTION_WORDS = DIRECTION_WORDS.replace("beats?|", "") + r"|better|worse|improves?|degrades?"
 DIRECTION = re.compile(r"\b(" + DIRECTION_WORDS + r")\b", re.I)
 NAME_LIMIT = 300    # characters between a verdict word and its parenthesis (the names compared)
 REST_LIMIT = 1000   # characters of a parenthesis after its interval
@@ -103,8 +108,7 @@ ANY_BAND = re.compile(r"±" + NUMBER + " %")
 TOLERANCE = 0.006   # printed figures are rounded to 2 decimals (3 near an edge)
 
 # Markdown rules.
-MARKDOWN_DIRECTION = re.compile(r"\b(faster|slower|quicker|helps?|hurts?|no difference|within noise|speeds? up|slows? down|"
-                                r"outperforms?|equivalent|undecided|shortens?|lengthens?|better|worse|improves?|degrades?)\b", re.I)
+MARKDOWN_DIRECTION = re.compile(r"\b(" + MARKDOWN_DIRECTION_WORDS + r")\b", re.I)
 NUMBER_WORDS = r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand"
 MULTIPLIER = re.compile(r"(?<![\d×])\d+(?:\.\d+)?\s?×(?!\s?\d)|\b(?:(?:twice|thrice|half) (?:as|the)|(?:doubled|tripled|halved)|"
                         r"(?:a|one) (?:quarter|third|tenth|fifth) (?:of|as)|\w+-fold|"
@@ -117,16 +121,16 @@ NEAR_NUMBER = re.compile(r"\b(?:(?:" + COMPARATIVES + r") than(?: (?:a|an|the|so
                          + NUMBER_TOKEN + r"|" + NUMBER_TOKEN + r"(?: ?(?:%|\w+))? (?:" + COMPARATIVES + r")\b)", re.I)
 LABEL_NUMBERS = re.compile(r"\b(?:seeds?|notebooks?|index|class|cell|line|module|section|step|version|opset|Python|torch|"
                            r"libtorch|Swift|Debian|iPhone|In\[)\s?\d+\]?|(?<!\d)\d+(?:\s?×\s?\d+)+|\[[\d,\s]+\]", re.I)
-QUANTITY = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*\s?(?:ns|µs|μs|us|ms|s|sec|seconds?|minutes?|min|hours?|"
+QUANTITY = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*\s?(?:ns|µs|μs|us|ms|s|sec|seconds?|minutes?|min|hours?|"
                       r"KB|kB|KiB|MB|MiB|GB|GiB)\b")
 THIS_MACHINE = re.compile(r"\bthis (?:CPU|machine|processor|VM)\b|\bhere\b", re.I)
 MACHINE_FACT = re.compile(r"\b(AVX-?512\w*|AVX2?|VNNI|FMA3?|SSE\d*(?:\.\d)?|\d+-bit|\d+ (?:logical )?cores?)\b")
 
 
 
-# What a notebook is checked for can grow: a new verdict wording (a BenchmarkComparison phrase, a
-# term a notebook defines) goes into DIRECTION_WORDS or TERM_WORDS, a new sign of a definition into
-# DEFINITION_CUES; nothing else has to change.
+# Signs that a sentence defines its italic verdict words rather than states one: a cue (means, when,
+# ...) with what the verdict is computed from (interval, band, ...); add a wording to either.
+# Words a notebook may name as terms, in italics, where it defines them (*faster* or *slower*).
 TERM_WORDS = DIRECTION_WORDS + r"|better|worse|improves?|degrades?|higher|lower|best|worst"
 ITALIC_TERM = re.compile(r"(?<![*\w])([*_])(" + TERM_WORDS + r")\1(?![*\w])", re.I)
 ITALIC_TERMS_LISTED = re.compile(r"(?<![*\w])([*_])(?:" + TERM_WORDS + r")\1,? or ([*_])(?:" + TERM_WORDS + r")\2(?![*\w])", re.I)
@@ -190,6 +194,7 @@ LOOKALIKES = str.maketrans({
     # signs drawn like the multiplication sign, and hyphens that break no word
     "✕": "×", "✖": "×", "⨯": "×", "⨉": "×", "╳": "×",
 })
+RIGHT_TO_LEFT = re.compile(r"\u202e([^\u202c\u202a\u202b\u202d\u202e\n]*)")
 X_TIMES = re.compile(r"(?<=\d)\s?[xX](?![\w\-])")                 # "3x", "3 X" as "3×"
 HIDDEN_CATEGORIES = {"Mn", "Me", "Cf", "Cc"}
 _hidden = None
@@ -225,15 +230,18 @@ def overstruck(line):
 
 
 def normalise(text):
-    """The text as letters a reader sees: terminal escapes and backspaces applied, Unicode compatibility
-    forms folded (NFKC), marks and invisible characters dropped, look-alike letters as Latin ones,
-    "×" for every multiplication sign and for the "x" of "3x". Lines are kept (no line is added or removed)."""
+    """The text as letters a reader sees: terminal escapes, backspaces and right-to-left overrides
+    applied, Unicode compatibility forms folded (NFKC), marks and invisible characters dropped,
+    look-alike letters as Latin ones, "×" for every multiplication sign and for the "x" of "3x".
+    Lines are kept (no line is added or removed)."""
     if "\x1b" in text:
         text = ANSI_ESCAPE.sub("", text)
     if "\b" in text:
         text = "\n".join(overstruck(line) for line in text.split("\n"))
     text = CONTROL.sub("", text)
     if not text.isascii():
+        if "\u202e" in text:                           # a right-to-left override draws "retsaf" as "faster"
+            text = RIGHT_TO_LEFT.sub(lambda match: match.group(1)[::-1], text)
         text = hidden_characters().sub("", unicodedata.normalize("NFKD", text))
         text = unicodedata.normalize("NFC", text).translate(LOOKALIKES)
     text = text.replace("\\times", "×")
@@ -281,7 +289,8 @@ def html_text(page):
     page = ITALIC_TAG.sub("*", page)
     page = CELL_END_TAG.sub(" | ", page)
     page = BLOCK_TAG.sub("\n", page)
-    return normalise(html.unescape(ANY_TAG.sub("", page)))      # an entity may be any character (&shy;)
+    page = ANY_TAG.sub("", page)
+    return normalise(html.unescape(page)) if "&" in page else page      # an entity may be any character (&shy;)
 
 
 def latex_text(text, document=False):
@@ -807,6 +816,9 @@ def output_texts(path, where, output):
     if not isinstance(data, dict):
         raise NotebookError(f"{path}: {where} data is {kind_of(data)}, not an object of MIME types")
     for mime, value in data.items():
+        if mime == "application/json":                  # shown as a tree of its keys and strings
+            yield mime, normalise("\n".join(json_strings(value)))
+            continue
         if not mime.startswith(TEXT_OUTPUT_KINDS) or mime in ("text/javascript", "text/css"):
             continue
         text = normalise(text_field(path, f"{where} {mime}", value))
@@ -817,6 +829,21 @@ def output_texts(path, where, output):
         elif mime == "text/markdown":
             text = markup_text(CODE_SPAN.sub(r"\1", text))
         yield mime, text
+
+
+def json_strings(value):
+    """The keys and strings of a JSON value, as a JSON output's tree shows them (no recursion: any depth)."""
+    strings, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            strings.append(item)
+        elif isinstance(item, dict):
+            strings += [key for key in item if isinstance(key, str)]
+            stack += reversed(list(item.values()))
+        elif isinstance(item, list):
+            stack += reversed(item)
+    return strings
 
 
 class Collector:
