@@ -143,7 +143,8 @@ struct CompilePipeline {
         let written = attempt.fixes.annotations.values.flatMap { $0.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) }
         let dependencies = symbols.dependencies(of: analysis, loadingTypeModules: attempt.loadingTypeModules,
                                                 alsoUsing: Set(written.map(String.init)))
-        let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: attempt.magic,
+        let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports + dependencies.shadowing,
+                                      magic: attempt.magic,
                                       fixes: attempt.fixes)
         // What the ready host has loaded globally resolves the cell's symbols at dlopen; the
         // link names only the rest (everything, when no host is ready yet).
