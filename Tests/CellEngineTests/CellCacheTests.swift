@@ -54,6 +54,11 @@ import Testing
         #expect(key() != key(dependencies: ["Cell1": "k1 of another x"]))
         #expect(key() != key(arguments: ["-c", "/tmp/benchbook-1-a/Cell2.swift", "-I", "/tmp/benchbook-1-a/modules", "-O"]))
         #expect(key().count == 64)
+        // An entry an older kernel compiled with the debug assert configuration (before
+        // issue 48) is not what an optimised cell is compiled with now.
+        let before = ["-c", "/tmp/benchbook-1-a/Cell2.swift", "-O", "-assert-config", "Debug"]
+        #expect(key(arguments: before) != key(arguments: ["-c", "/tmp/benchbook-1-a/Cell2.swift"] + CellCompiler.optimizationFlags(true)))
+        #expect(!CellCompiler.optimizationFlags(true).contains("-assert-config"), "cells are built as an app is")
     }
 
     @Test func storedEntriesAreReadBackAndABadOneIsRemoved() throws {

@@ -25,6 +25,18 @@ import Testing
         #expect(CrashReport.cellLine(in: "??:0:0\n") == nil)
     }
 
+    @Test func aTrapsInlinedFrameNamesItsCause() {
+        // llvm-symbolizer --functions=short --inlining at a `ud2` of a cell built with -O.
+        let overflow = "Swift runtime failure: arithmetic overflow\n/<compiler-generated>:0:0\n__cell\n/tmp/benchbook-1/In[3]:2:5\n"
+        #expect(CrashReport.runtimeFailure(in: overflow) == "Fatal error: arithmetic overflow")
+        #expect(CrashReport.cellLine(in: overflow) == "In[3], line 2")
+        let bounds = "Swift runtime failure: Index out of range\n/<compiler-generated>:0:0\n??\n/<compiler-generated>:0:0\n"
+            + "subscript.get\n/<compiler-generated>:0:0\npick\n/tmp/benchbook-1/In[2]:3:12\n"
+        #expect(CrashReport.runtimeFailure(in: bounds) == "Fatal error: Index out of range")
+        #expect(CrashReport.cellLine(in: bounds) == "In[2], line 3")
+        #expect(CrashReport.runtimeFailure(in: "pick\n/tmp/benchbook-1/In[2]:3:12\n") == nil, "a call, not a trap")
+    }
+
     @Test func oneLineTimingMagicsKeepTheExpressionAtItsColumn() throws {
         let parsed = try #require(CellMagic.parse("%time 6 * 7"))
         #expect(parsed.magic == .success(.time))

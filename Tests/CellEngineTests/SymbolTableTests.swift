@@ -64,6 +64,23 @@ import Testing
         #expect(imports("infix operator <+>").last == "@_exported import Cell4", "a new operator cell re-exports the newest")
     }
 
+    @Test mutating func anOperatorDeclaredAgainIsDeclaredAgainInLaterCells() {
+        run("infix operator <+>: AdditionPrecedence\nprecedencegroup Power { higherThan: MultiplicationPrecedence }")
+        run("func <+>(l: Int, r: Int) -> Int { l * 10 + r }")
+        func shadowing(_ source: String) -> [String] { table.dependencies(of: CellAnalysis(parsing: source)).shadowing }
+        #expect(shadowing("1 <+> 2") == [], "declared once: the imported declaration is the only one")
+        run("infix operator <+>: MultiplicationPrecedence")
+        let power = "precedencegroup Power { higherThan: MultiplicationPrecedence }"
+        #expect(shadowing("1 <+> 2") == ["infix operator <+>: MultiplicationPrecedence", power])
+        #expect(shadowing("infix operator <+>: AdditionPrecedence") == [power], "a cell declaring it again has its own")
+        run("precedencegroup Power {\n    higherThan: AdditionPrecedence\n}")
+        #expect(shadowing("1 <+> 2") == ["infix operator <+>: MultiplicationPrecedence",
+                                         "precedencegroup Power {\n    higherThan: AdditionPrecedence\n}"])
+        #expect(OperatorDeclarations.key(of: "prefix operator √") == "prefix operator √")
+        #expect(OperatorDeclarations.key(of: "infix operator |>: Pipe") == "infix operator |>")
+        #expect(OperatorDeclarations.key(of: "extension Int { static func <+> (l: Int, r: Int) -> Int { l } }") == nil)
+    }
+
     @Test mutating func lostVariablesAreTheLiveOnesMadeAfterTheSnapshot() {
         run("var a = 1")
         run("var a = 2\nlet b = 3")

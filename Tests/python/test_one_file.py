@@ -131,9 +131,6 @@ def test_a_precedence_group_declared_in_one_cell_orders_an_operator_of_another(k
     assert run(kc, "print(3 + 1 |> { $0 * 2 } |> String.init)")[0] == "8\n"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 48 (issue-48-compile): an operator declared again with another "
-                   "precedence group is 'ambiguous operator declarations found for operator' in the cells after it; "
-                   "docs/cell-model.md says the newest declaration shadows the older one")
 def test_an_operator_declared_again_with_another_precedence_takes_the_newest(kernel):
     _, kc = kernel
     run(kc, "infix operator <+>: AdditionPrecedence")
@@ -141,6 +138,20 @@ def test_an_operator_declared_again_with_another_precedence_takes_the_newest(ker
     assert run(kc, "1 + 1 <+> 2")[1] == ["22"]
     run(kc, "infix operator <+>: MultiplicationPrecedence")
     assert run(kc, "1 + 1 <+> 2")[1] == ["13"], "<+> binds as * does now"
+    assert run(kc, "func <+>(l: Double, r: Double) -> Double { l * 100 + r }\n1 + 1 <+> 2.0")[1] == ["103.0"]
+    assert run(kc, "print(2 * 3 <+> 4, 1 <+> 2.0)")[0] == "64 102.0\n", "both implementations, the newest precedence"
+    run(kc, "infix operator <+>: MultiplicationPrecedence")   # the same declaration run again
+    assert run(kc, "1 + 1 <+> 2")[1] == ["13"]
+
+
+def test_a_precedence_group_declared_again_orders_the_operators_of_earlier_cells(kernel):
+    _, kc = kernel
+    run(kc, "precedencegroup Power {\n    higherThan: MultiplicationPrecedence\n    associativity: right\n}")
+    run(kc, "infix operator **: Power\nfunc ** (l: Int, r: Int) -> Int { (0..<r).reduce(1) { a, _ in a * l } }")
+    assert run(kc, "2 * 3 ** 2")[1] == ["18"]
+    run(kc, "precedencegroup Power {\n    lowerThan: AdditionPrecedence\n    associativity: left\n}")
+    assert run(kc, "2 * 3 ** 2")[1] == ["36"], "** binds after * now"
+    assert run(kc, "1 + 1 ** 2")[1] == ["4"]
 
 
 # --- several names declared without values ---------------------------------------------

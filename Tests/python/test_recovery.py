@@ -75,6 +75,30 @@ def test_twenty_traps_of_every_kind_lose_nothing(kernel, code, expected, line):
     assert results(outputs) == ["3"], (reply, outputs)
 
 
+@pytest.mark.parametrize("code, cause, line", [
+    ("var big = Int.max\nbig += Int(counter)", "Fatal error: arithmetic overflow", 2),
+    ("func pick(_ values: [Int], _ i: Int) -> Int {\n    values[i]\n}\nfor i in 0..<3 { print(pick([1, 2], i)) }",
+     "Fatal error: Index out of range", 2),
+    ("func first(_ o: Int?) -> Int {\n    let v = o!\n    return v\n}\nfor _ in 0..<1 { print(first(nil)) }",
+     "Fatal error: Unexpectedly found nil while unwrapping an Optional value", 2),
+    ('func check(_ x: Int) {\n    precondition(x > 0, "x must be positive")\n}\nfor i in [1, -1] { check(i) }',
+     "Fatal error: precondition failure", 2),
+])
+def test_a_trap_in_an_optimised_cell_names_its_cause_cell_and_line(kernel, code, cause, line):
+    """Issue 48: a cell with a loop or a function is built with -O and the release assert
+    configuration, where a failed check is a bare trap with no runtime message; its cause
+    comes from the line tables at the trap. The overflow cell (no loop: -Onone) traps the
+    same way in any configuration, and used to say 'SIGILL ... no message' at line 1."""
+    km, kc = kernel
+    run_cell(kc, "var counter = 1")
+    reply, outputs = run_cell(kc, code)
+    assert reply["status"] == "error" and reply["ename"] == "Crash", reply
+    assert reply["evalue"] == f"In[{reply['execution_count']}], line {line}: {cause}", reply["evalue"]
+    assert FRAME_MARKER not in everything_shown(outputs, reply)
+    reply, outputs = run_cell(kc, "counter")
+    assert results(outputs) == ["1"], (reply, outputs)
+
+
 def test_models_work_after_a_restore(kernel):
     km, kc = kernel
     reply, _ = run_cell(kc, f'let torch = try Model(contentsOf: "{MODELS}/fashion_cnn.ptl")\n'

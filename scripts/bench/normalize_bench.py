@@ -5,16 +5,18 @@ results/normalize-loop.{json,md}.
     PYTHONPATH=python .venv/bin/python scripts/bench/normalize_bench.py        (or: make bench-normalize)
     PYTHONPATH=python .venv/bin/python scripts/bench/normalize_bench.py --load 2   (beside two busy loops)
 
-Two programs, each both things at once: as one main.swift it builds with `swiftc -O` (and
+Three programs, each both things at once: as one main.swift it builds with `swiftc -O` (and
 `swiftc -Onone`, for scale); split at its `//% cell` lines it is a notebook whose last cell
 times the loop 400 times and prints the median, exactly as the main.swift does.
 `normalize-loop.swift` is the seed app's pointer loop (swiftc does not vectorise it);
 `normalize-array.swift` is the same normalisation as a function over `[UInt8]` and a timing
-loop in one cell (swiftc vectorises its inner loop). Each round runs, one after the other
-so they share the machine's load: the swiftc builds, and the timing cells in three kernels
-of the installed "swift" kernelspec: as it starts (`%optimize auto`, interrupt checks on),
-with the loop interrupt checks off (BENCHBOOK_LOOP_CHECKS=0, what they cost), and
-unoptimised (BENCHBOOK_OPTIMIZE=off, what the level costs). The figures are medians over
+loop in one cell (swiftc vectorises its inner loop); `normalize-seed.swift` is seed 000's
+three nested loops as the seed writes them, in a function. Each round runs, one after the
+other so they share the machine's load: the swiftc builds, and the timing cells in four
+kernels of the installed "swift" kernelspec: as it starts (`%optimize auto`, interrupt
+checks on), with the loop interrupt checks off (BENCHBOOK_LOOP_CHECKS=0, what they cost),
+unoptimised (BENCHBOOK_OPTIMIZE=off, what the level costs), and with the debug assert
+configuration the cells had before issue 48 (BENCHBOOK_CELL_FLAGS="-assert-config Debug"). The figures are medians over
 the rounds of each round's median; ratios are taken within a round.
 
 Then, in the first kernel, `while true {}` is interrupted 10 times: the time from the
@@ -44,12 +46,16 @@ from benchbook_kit.kernel import run_cell, text_of  # noqa: E402
 PROGRAMS = {
     "pointer loop": ROOT / "scripts" / "bench" / "normalize-loop.swift",
     "[UInt8] function": ROOT / "scripts" / "bench" / "normalize-array.swift",
+    "seed loop": ROOT / "scripts" / "bench" / "normalize-seed.swift",
 }
 
 KERNELS = {
     "cell": {},
     "cell, loop checks off": {"BENCHBOOK_LOOP_CHECKS": "0"},
     "cell, %optimize off": {"BENCHBOOK_OPTIMIZE": "off"},
+    # The cells' flags before issue 48: -O with the debug assert configuration (the frontend
+    # takes the last -assert-config it is given).
+    "cell, -assert-config Debug": {"BENCHBOOK_CELL_FLAGS": "-assert-config Debug"},
 }
 
 
@@ -187,7 +193,7 @@ def main():
     (args.out / f"{args.name}.md").write_text(f"""# The seed 000 normalisation: a notebook cell against swiftc
 
 `{result['command']}` ({result['date']}, {result['machine']['processor']}, {result['machine']['cores']} cores,
-load average {load:.2f} at the start, {args.load} busy loops beside it, shared with other work). Two
+load average {load:.2f} at the start, {args.load} busy loops beside it, shared with other work). Three
 programs, each as one main.swift built with swiftc and as notebook cells in the Benchbook
 kernel; their last cell times the normalisation 400 times and prints the median, as the
 main.swift does. Medians over {args.rounds} rounds; the ratio is taken within each round, then its
@@ -199,6 +205,9 @@ median.
 - **[UInt8] function**: `scripts/bench/normalize-array.swift`, the same normalisation as a
   function over `[UInt8]` returning `[Float]` and a timing loop, in one cell; swiftc -O
   vectorises its inner loop.
+- **seed loop**: `scripts/bench/normalize-seed.swift`, seed 000's loop as the seed writes it
+  (`for y in 0..<h {{ for x in 0..<w {{ for c in 0..<3 {{ out[c*w*h + y*w + x] = ... }} }} }}`)
+  in a function over `[UInt8]`, the photo in an earlier cell, the timing loop in a later one.
 
 | program | build | median of a call (ms) | × swiftc -O |
 |---|---|---|---|
@@ -208,7 +217,10 @@ median.
 compiled with -O) with its interrupt checks, which are in `while` and `repeat` bodies and in
 `for` bodies that hold another loop (or run over `a...`), not in an innermost `for` over a
 bounded sequence; "loop checks off" leaves every check out (BENCHBOOK_LOOP_CHECKS=0);
-"%optimize off" compiles every cell with -Onone.
+"%optimize off" compiles every cell with -Onone; "-assert-config Debug" compiles the
+optimised cells as they were before issue 48 (`-O -assert-config Debug`, which kept the
+runtime's messages; now a trap's cause comes from the line tables instead, see
+docs/executing-cells.md).
 
 ## Interrupting a runaway loop
 

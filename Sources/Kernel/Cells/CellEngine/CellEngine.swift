@@ -21,12 +21,12 @@ public final class CellEngine: @unchecked Sendable {
     public let configuration: EngineConfiguration
     let compiler: CellCompiler
     let parser: CellParserClient
+    /// Parse, check, generate, compile and retry.
+    let pipeline: CompilePipeline
     var symbols = SymbolTable()
     let supervisor: HostSupervisor
     /// Libraries of cells that ran, for a replacement host to load.
     private let libraries = CellLibraries()
-    /// What the ready host has loaded, for each cell's link to leave out.
-    private let hostLibraries = HostLibraries()
     let background: BackgroundOutput
     /// The comms open between the front end and the host.
     let comms = CommRegistry()
@@ -47,11 +47,13 @@ public final class CellEngine: @unchecked Sendable {
         let libraries = self.libraries
         let background = BackgroundOutput(comms: comms)
         self.background = background
-        supervisor = HostSupervisor(
+        let supervisor = HostSupervisor(
             launch: .init(executable: configuration.hostExecutable.path, library: configuration.library.path),
             gracePeriod: Self.interruptGracePeriod,
             librariesToReload: { libraries.paths(after: $0) },
             background: { background.deliver($0) })
+        self.supervisor = supervisor
+        pipeline = CompilePipeline(parser: parser, compiler: compiler, hostLibraries: HostLibraries(), supervisor: supervisor)
     }
 
     deinit { shutdown() }
@@ -106,11 +108,11 @@ public final class CellEngine: @unchecked Sendable {
     ///   - output: receives streams, displays, the result and input requests.
     /// - Returns: nil on success, or the error to show.
     public func execute(_ code: String, label: String, output: CellOutput) -> CellError? {
-        if let parsed = CellMagic.parse(code), case .success(.optimize(let setting)) = parsed.magic {
-            return setOptimization(setting, output: output)
-        }
-        if let parsed = CellMagic.parse(code), case .success(.cache) = parsed.magic {
-            return showCache(output: output)   // CellEngine+Cache.swift
+        let magicLine = CellMagic.parse(code)   // once per cell
+        switch magicLine?.magic {
+        case .success(.optimize(let setting)): return setOptimization(setting, output: output)
+        case .success(.cache): return showCache(output: output)   // CellEngine+Cache.swift
+        default: break
         }
         background.setOutput(output, streams: streams(label: label + "-later"))
         reportHostLosses(to: output)
@@ -122,7 +124,7 @@ public final class CellEngine: @unchecked Sendable {
         background.setExecution(id.rawValue)
         let cancellation = CellCancellation()
         let sink = supervisor.beginCompile(id, cancellation: cancellation)
-        let prepared = prepare(code, label: label, id: id, cancellation: cancellation)
+        let prepared = prepare(.init(code: code, label: label, id: id, magicLine: magicLine), cancellation: cancellation)
         guard case .success(let cell) = prepared else {
             supervisor.endCompile(id, run: nil)
             if cancellation.isCancelled { return CellErrorReport.interruptedWhileCompiling() }
@@ -153,167 +155,13 @@ public final class CellEngine: @unchecked Sendable {
         }
     }
 
-    /// A cell compiled and ready to run.
-    struct CompiledCell {
-        var analysis: CellAnalysis
-        var label: String
-        var module: String
-        var library: URL
-        var entrySymbol: String
-    }
-
-    /// Why a cell does not run.
-    enum NotRun: Error {
-        /// Only comments and whitespace.
-        case empty
-        /// An error to show (syntax, compile, lost variable, unknown magic).
-        case error(CellError)
-    }
-
-    /// Parses, checks, generates and compiles a cell.
-    private func prepare(_ code: String, label: String, id: CellID,
-                         cancellation: CellCancellation) -> Result<CompiledCell, NotRun> {
-        if let listing = NameListing.parse(code) {   // %who, %whos: CellEngine+NameListing.swift
-            return prepareListing(listing, label: label, id: id, cancellation: cancellation)
+    /// Parses, checks, generates and compiles a cell (``CompilePipeline``), or writes the
+    /// listing cell of `%who`.
+    private func prepare(_ cell: CompilePipeline.Cell, cancellation: CellCancellation) -> Result<CompiledCell, NotRun> {
+        if let listing = NameListing.parse(cell.code) {   // %who, %whos: CellEngine+NameListing.swift
+            return prepareListing(listing, label: cell.label, id: cell.id, cancellation: cancellation)
         }
-        var magic: CellMagic?
-        var body = code
-        if let parsed = CellMagic.parse(code) {
-            switch parsed.magic {
-            case .success(let found): magic = found
-            case .failure(let problem):
-                let name = if case .unknown = problem { "UnknownMagic" } else { "MagicError" }
-                return .failure(.error(CellError(name: name, value: problem.description)))
-            }
-            body = parsed.body
-        }
-        let started = DispatchTime.now()
-        let analysis: CellAnalysis
-        do {
-            analysis = try parser.analyze(body, bindingsAreLocal: magic?.isTiming == true, cancellation: cancellation)
-        } catch {
-            return .failure(.error(CellErrorReport.parser(error, label: label)))
-        }
-        Trace.step("parse", since: started)
-        if magic?.isTiming == true, analysis.hasTopLevelAwait {
-            return .failure(.error(CellError(name: "MagicError", value: "Timing magics run their body synchronously; move the awaited work into a function and call it without await, or time it without a magic.")))
-        }
-        if analysis.isEmpty { return .failure(.empty) }
-        if !analysis.syntaxProblems.isEmpty {
-            return .failure(.error(CellErrorReport.syntax(analysis.syntaxProblems, code: code, label: label)))
-        }
-        if !analysis.reservedNames.isEmpty {
-            return .failure(.error(CellErrorReport.reservedNames(analysis.reservedNames, code: code, label: label)))
-        }
-        let lost = symbols.lostReferences(in: analysis)
-        if !lost.isEmpty { return .failure(.error(CellErrorReport.lostVariables(lost))) }
-
-        let module = RuntimeNames.module(id.rawValue)
-        var generator = CellCodeGenerator(module: module, cellLabel: label, cellNumber: id.rawValue)
-        generator.optimized = optimization.optimizes(analysis, timed: magic?.isTiming == true)
-        var request = CompileRequest(analysis: analysis, generator: generator, magic: magic)
-        var compiled = compile(request, cancellation: cancellation)
-        // The `@usableFromInline` marks that keep overrides across cells (see
-        // OverrideVisibility) are refused when a marked member names a protocol: compile
-        // without them.
-        if case .failure(let failure) = compiled, failure.diagnostics.contains(where: \.isAboutUsableFromInline),
-           let unmarked = try? parser.analyze(body, bindingsAreLocal: magic?.isTiming == true, marksTypes: false,
-                                             cancellation: cancellation) {
-            request.analysis = unmarked
-            compiled = compile(request, cancellation: cancellation)
-        }
-        // Two things only a compile can tell, each fixed by compiling again: a member of a
-        // type from an earlier cell reached through a variable (load the modules that
-        // declare types), and a variable whose type is an opaque `some P` from another
-        // declaration (write the type the compiler named; a tuple pattern takes two rounds).
-        for _ in 0..<2 {
-            guard case .failure(let failure) = compiled else { break }
-            let fixes = OpaqueTypes.fixes(for: failure.diagnostics, in: request.analysis, adding: request.fixes)
-            let inaccessible = failure.diagnostics.contains(where: \.isInaccessibleMember)
-            guard fixes != request.fixes || (inaccessible && !request.loadingTypeModules) else { break }
-            request.fixes = fixes
-            request.loadingTypeModules = request.loadingTypeModules || inaccessible
-            compiled = compile(request, cancellation: cancellation)
-        }
-        switch compiled {
-        case .success(let library):
-            return .success(CompiledCell(analysis: request.analysis, label: label, module: module, library: library,
-                                         entrySymbol: generator.entrySymbol))
-        case .failure(let failure):
-            if failure.interrupted { return .failure(.error(CellErrorReport.interruptedWhileCompiling())) }
-            return .failure(.error(CellErrorReport.compile(failure.diagnostics, code: code, label: label,
-                                                           notes: notes(on: failure.diagnostics))))
-        }
-    }
-
-    /// What one compile of a cell needs.
-    struct CompileRequest {
-        var analysis: CellAnalysis
-        var generator: CellCodeGenerator
-        var magic: CellMagic?
-        var fixes = CellCodeGenerator.Fixes()
-        var loadingTypeModules = false
-    }
-
-    func compile(_ request: CompileRequest, cancellation: CellCancellation) -> Result<URL, CompileFailure> {
-        let analysis = request.analysis, generator = request.generator
-        let written = request.fixes.annotations.values.flatMap { $0.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) }
-        let dependencies = symbols.dependencies(of: analysis, loadingTypeModules: request.loadingTypeModules,
-                                                alsoUsing: Set(written.map(String.init)))
-        let source = generator.source(for: analysis, imports: symbols.imports + dependencies.imports, magic: request.magic,
-                                      fixes: request.fixes)
-        // What the ready host has loaded globally resolves the cell's symbols at dlopen; the
-        // link names only the rest (everything, when no host is ready yet).
-        hostLibraries.beginCell(host: supervisor.readyHost)
-        return compiler.compile(source: source, module: generator.module, cellLabel: generator.cellLabel,
-                                linking: dependencies.modules, hostHasLoaded: hostLibraries.contains(library:),
-                                waitForHost: { [self] in waitForHost(cancellation: cancellation) },
-                                emitsModule: Self.laterCellsCanImport(analysis, magic: request.magic),
-                                insertions: analysis.insertions + generator.insertions(for: analysis, fixes: request.fixes),
-                                optimized: generator.optimized, crossModule: !analysis.declaresCallables,
-                                cancellation: cancellation)
-    }
-
-    /// Waits (at most a minute) until a host is ready to run the cell, and starts the
-    /// questions about what it has loaded again. A cached library whose link left out what
-    /// the host loads needs this; the run would wait for the host anyway.
-    private func waitForHost(cancellation: CellCancellation) {
-        let deadline = DispatchTime.now() + .seconds(60)
-        while supervisor.readyHost == nil, !cancellation.isCancelled, DispatchTime.now() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        hostLibraries.beginCell(host: supervisor.readyHost)
-    }
-
-    /// Explanations added to a compile error: a name no earlier cell declares may be
-    /// declared by a cell that has not run yet, which one Swift file would allow.
-    private func notes(on diagnostics: [CellDiagnostic]) -> [String] {
-        var notes: [String] = []
-        if let name = diagnostics.compactMap(\.unknownName).first(where: { symbols.live($0).isEmpty }) {
-            notes.append("Note: no cell has declared '\(name)' so far. Cells run in the order you run them, and a cell sees "
-                + "only what the cells run before it declared (in one Swift file a declaration may come later); a cell "
-                + "that stopped with an error keeps only what it declared before the error. If '\(name)' is declared in "
-                + "another cell, run that cell first, or move the declaration into this cell.")
-        }
-        if diagnostics.contains(where: { $0.message.hasPrefix("redundant conformance of") }) {
-            notes.append("Note: an earlier cell already declared this conformance, and a type conforms to a protocol "
-                + "once (running an extension cell again declares it again). To change the members, write them in an "
-                + "extension without the conformance (`extension Point { ... }`): the newest member is the one used. "
-                + "Or run the cell that declares the type again, then this one.")
-        }
-        return notes
-    }
-
-    /// True when the cell declares or binds something a later cell can import (its module
-    /// file is written only then).
-    static func laterCellsCanImport(_ analysis: CellAnalysis, magic: CellMagic?) -> Bool {
-        analysis.items.contains { item in
-            switch item {
-            case .declaration, .moduleWideDeclaration: true
-            case .binding, .localScope, .unsetBinding: magic == nil
-            case .statement, .result, .import: false
-            }
-        }
+        return pipeline.prepare(cell, symbols: symbols, optimization: optimization, cancellation: cancellation)
     }
 
     /// Records what a run left behind and says how it went.
@@ -361,9 +209,10 @@ public final class CellEngine: @unchecked Sendable {
     func reportHostLosses(to output: CellOutput) {
         for loss in supervisor.takeHostLosses() {
             let text: String
-            let message = loss.crash?.runtimeMessage.map(NameScrubber.userFacing)
-            let location = loss.crash?.cellLocation(symbolizer: configuration.toolsDirectory.appendingPathComponent("llvm-symbolizer"),
-                                                     cellLibraries: configuration.workDirectory)
+            let site = loss.crash?.site(symbolizer: configuration.toolsDirectory.appendingPathComponent("llvm-symbolizer"),
+                                        cellLibraries: configuration.workDirectory)
+            let message = (loss.crash?.runtimeMessage ?? site?.failure).map(NameScrubber.userFacing)
+            let location = site?.location
             if let restored = loss.restored {
                 let restoration = CellErrorReport.Restoration(
                     afterLabel: labels[restored.afterCell], seconds: restored.seconds,

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 // ---- Running a cell on its own thread ------------------------------------------------
@@ -102,9 +103,23 @@ static const char *fatal_message(int signal_number) {
     return message != NULL && message[0] != '\0' ? message : NULL;
 }
 
+/// The address of the instruction that faulted (a trap's `ud2`, `brk`), or 0 when the
+/// signal was sent rather than caused (its context then holds no fault).
+static uintptr_t fault_address(const siginfo_t *info, const void *context) {
+    if (info == NULL || info->si_code == SI_USER || info->si_code == SI_TKILL || context == NULL) return 0;
+    const ucontext_t *state = context;
+#if defined(__x86_64__)
+    return (uintptr_t)state->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uintptr_t)state->uc_mcontext.pc;
+#else
+    (void)state;
+    return 0;
+#endif
+}
+
 static void report_crash(int signal_number, siginfo_t *info, void *context) {
-    (void)info;
-    (void)context;
+    uintptr_t faulted = fault_address(info, context);
     if (getpid() != reporting_process) {
         raise(signal_number);
         return;
@@ -126,9 +141,12 @@ static void report_crash(int signal_number, siginfo_t *info, void *context) {
     for (int index = 0; index < count; ++index) {
         Dl_info library;
         if (dladdr(frames[index], &library) == 0 || library.dli_fname == NULL) continue;
-        // Return addresses point after the call; step back into it (not for the
-        // faulting frame itself, the first).
-        uintptr_t address = (uintptr_t)frames[index] - (index > 0 ? 1 : 0);
+        // Return addresses point after the call; step back into it. The faulting
+        // instruction's own address is kept exact: a trap's debug information (its line and
+        // the "Swift runtime failure: ..." frame naming its cause) is at that address, and
+        // one byte before it is the instruction before, often another check's.
+        uintptr_t address = (uintptr_t)frames[index];
+        if (index > 0 && address != faulted) address -= 1;
         write_text(BB_SEAM_CRASH_FRAME " ");
         write_number(address - (uintptr_t)library.dli_fbase, 16);
         write_text(" ");

@@ -218,13 +218,14 @@ final class CellCompiler: @unchecked Sendable {
         Trace.step("cell compiler warm-up", since: started)
     }
 
-    /// The optimisation flags of a cell. Optimised cells keep Swift's debug assertion
-    /// configuration (`-assert-config Debug`): a failed bounds check, `precondition` or
-    /// `assert` stops with the runtime's message ("Fatal error: Index out of range"), which a
-    /// release build drops (it only traps). Measured on this machine kind, it costs nothing
-    /// on the seed 000 normalisation loop nor on a float sum over a buffer.
+    /// The optimisation flags of a cell: `-O` with the release assert configuration, as an
+    /// app is built (the debug one kept seed 000's normalisation loop from vectorising:
+    /// results/normalize-loop.md). A failed check then traps without the runtime's message,
+    /// but the line tables (``lineTableFlags``) keep its cause as an inlined frame named
+    /// "Swift runtime failure: …" at the trap, which ``CrashReport/site(symbolizer:cellLibraries:)``
+    /// reads with the cell and line. The flags are part of every cell cache key.
     static func optimizationFlags(_ optimized: Bool) -> [String] {
-        optimized ? ["-O", "-assert-config", "Debug"] : ["-Onone"]
+        optimized ? ["-O"] : ["-Onone"]
     }
 
     /// Cross-module optimisation, for a cell that declares no functions: its module file

@@ -34,9 +34,10 @@ extension SymbolTable {
     ///   - loadingTypeModules: also load every module that declares a type.
     ///   - alsoUsing: names the generated code adds (a type written for an opaque variable).
     /// - Returns: the import lines (with the operator chain's re-export for a cell that
-    ///   declares operators) and the modules to link.
+    ///   declares operators), the modules to link, and the declarations the cell repeats so
+    ///   that they shadow imported ones (``OperatorDeclarations``).
     func dependencies(of analysis: CellAnalysis, loadingTypeModules: Bool = false,
-                      alsoUsing: Set<String> = []) -> (imports: [String], modules: [String]) {
+                      alsoUsing: Set<String> = []) -> (imports: [String], modules: [String], shadowing: [String]) {
         let declaredHere = analysis.items.flatMap { item -> [DeclaredName] in
             if case .declaration(_, let names) = item { return names }
             return item.definedNames.map { DeclaredName(name: $0, kind: .var) }
@@ -45,7 +46,7 @@ extension SymbolTable {
         if analysis.declaresOperators, let previous = operatorModules.last {
             found.imports.append("@_exported import \(previous)")
         }
-        return found
+        return (found.imports, found.modules, operatorDeclarations.shadowing(for: analysis))
     }
 
     /// The one builder of a cell's import lines.

@@ -50,6 +50,9 @@ public struct SymbolTable: Sendable {
     /// functions only in modules imported whole or re-exported by one, so they form a chain
     /// (see ``imports(for:declaredHere:loadingTypeModules:)``).
     private(set) var operatorModules: [String] = []
+    /// The operator and precedence group declarations, for a later cell to declare again
+    /// the newest of those declared more than once.
+    private(set) var operatorDeclarations = OperatorDeclarations()
     /// Every module compiled so far, in order (loaded again after a host restart).
     public private(set) var modules: [String] = []
     /// `import` declarations written in cells; they apply to every later cell.
@@ -66,7 +69,10 @@ public struct SymbolTable: Sendable {
     ///   - boundCount: how many of its bound names were initialised before it finished.
     mutating func record(_ analysis: CellAnalysis, module: String, cellLabel: String, execution: Int, boundCount: Int) {
         modules.append(module)
-        if analysis.declaresOperators { operatorModules.append(module) }
+        if analysis.declaresOperators {
+            operatorModules.append(module)
+            operatorDeclarations.record(analysis)
+        }
         var bindingsLeft = boundCount
         for item in analysis.items {
             switch item {

@@ -77,26 +77,51 @@ struct CrashReport: Sendable, Equatable {
         return words.isEmpty ? nil : words
     }
 
-    /// The innermost frame in cell code, as `In[7], line 3`, or nil.
+    /// Where in the cells a crash happened, and what failed when the runtime wrote no message.
+    struct Site: Sendable, Equatable {
+        /// The innermost line of cell code, as `In[7], line 3`.
+        var location: String?
+        /// The cause of a trap with no message, from the debug information at the trap
+        /// (`-O` and the release assert configuration keep no message, only a `ud2` whose
+        /// inlined frame is named "Swift runtime failure: Index out of range"), written as
+        /// the runtime writes its messages: `Fatal error: Index out of range`.
+        var failure: String?
+    }
+
+    /// The innermost frame in cell code, as `In[7], line 3`, and the cause of a trap that
+    /// came with no message.
     /// - Parameters:
     ///   - symbolizer: `llvm-symbolizer`.
     ///   - cellLibraries: the directory where cell libraries are written.
-    func cellLocation(symbolizer: URL, cellLibraries: URL) -> String? {
+    func site(symbolizer: URL, cellLibraries: URL) -> Site {
         let prefix = cellLibraries.standardizedFileURL.path
         let cellFrames = frames.filter { $0.library.hasPrefix(prefix) }
-        guard !cellFrames.isEmpty else { return nil }
+        guard !cellFrames.isEmpty else { return Site() }
         // Innermost first; usually the first cell frame is the user's line (generated
         // code has no cell label as its file), so one run is enough.
-        for frame in cellFrames {
+        var failure: String?
+        for (position, frame) in cellFrames.enumerated() {
             let configuration = ChildProcess.Configuration(
                 executable: symbolizer.path,
-                // Inlined frames too: in an optimised cell, a failed bounds check is code of the
-                // standard library inlined into the cell's line (issue 23).
-                arguments: ["--functions=none", "--inlining=true", "--obj=\(frame.library)", "0x" + String(frame.offset, radix: 16)])
+                // Inlined frames too: in an optimised cell, a failed check is code of the
+                // standard library inlined into the cell's line (issue 23); their names
+                // say which check (issue 48).
+                arguments: ["--functions=short", "--inlining=true", "--obj=\(frame.library)", "0x" + String(frame.offset, radix: 16)])
             guard let completion = try? ChildProcess.run(configuration), completion.status == .exited(code: 0) else { continue }
-            if let location = Self.cellLine(in: completion.text) { return location }
+            // Only the innermost frame faulted: an outer one's "runtime failure" is a call's.
+            if position == 0 { failure = Self.runtimeFailure(in: completion.text) }
+            if let location = Self.cellLine(in: completion.text) { return Site(location: location, failure: failure) }
         }
-        return mergedPathLocation(of: cellFrames[0], symbolizer: symbolizer)
+        return Site(location: mergedPathLocation(of: cellFrames[0], symbolizer: symbolizer), failure: failure)
+    }
+
+    /// `Fatal error: Index out of range` from the symbolizer's frame names of a trap
+    /// (`Swift runtime failure: Index out of range`), or nil when none names a failure.
+    static func runtimeFailure(in text: String) -> String? {
+        let marker = "Swift runtime failure: "
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(marker) }) else { return nil }
+        let cause = line.dropFirst(marker.count).trimmingCharacters(in: .whitespaces)
+        return cause.isEmpty ? nil : "Fatal error: " + cause
     }
 
     /// Where a failure whose call has no line was entered from (see ``MergedFailurePath``):

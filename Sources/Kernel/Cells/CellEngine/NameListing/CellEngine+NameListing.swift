@@ -27,7 +27,8 @@ extension CellEngine {
         var unreadable: [String: String] = [:]
         while true {
             let cell = listingCell(listing, unreadable: unreadable)
-            switch compile(CompileRequest(analysis: cell.analysis, generator: generator, magic: nil), cancellation: cancellation) {
+            switch pipeline.compile(.init(analysis: cell.analysis, generator: generator, magic: nil), symbols: symbols,
+                                    cancellation: cancellation) {
             case .success(let library):
                 return .success(CompiledCell(analysis: cell.analysis, label: label, module: generator.module,
                                              library: library, entrySymbol: generator.entrySymbol))

@@ -104,18 +104,24 @@ struct CellRunReader {
                 // The runtime's message the host's crash report names is shown once, in
                 // the error; everything else the cell wrote is shown.
                 send(streams.finish(crash: crash))
-                func location() -> String? { crash?.cellLocation(symbolizer: symbolizer, cellLibraries: cellDirectory) }
-                let message = crash?.runtimeMessage.map(NameScrubber.userFacing)
+                // Symbolised only when the host ended (a child process per frame); the cause
+                // of a trap without the runtime's message comes from its debug information.
+                func described() -> (message: String?, location: String?) {
+                    let site = crash?.site(symbolizer: symbolizer, cellLibraries: cellDirectory)
+                    return ((crash?.runtimeMessage ?? site?.failure).map(NameScrubber.userFacing), site?.location)
+                }
                 switch end {
                 case .returned(.returned):
                     return .completed(bound: bound, thrown: thrown)
                 case .returned(.couldNotRun(let message)): return .couldNotRun(message)
                 case .hostRestored(let status, let afterInterrupt, let afterCell):
-                    return .restored(message: message, location: location(),
+                    let (message, location) = described()
+                    return .restored(message: message, location: location,
                                      status: status, afterInterrupt: afterInterrupt, afterCell: afterCell)
                 case .hostExited(_, afterInterrupt: true): return .killedAfterInterrupt
                 case .hostExited(let status, afterInterrupt: false):
-                    return .crashed(message: message, location: location(), status: status)
+                    let (message, location) = described()
+                    return .crashed(message: message, location: location, status: status)
                 case .interruptedBeforeRun: return .interruptedBeforeRun
                 case .hostUnavailable(let reason): return .hostUnavailable(reason)
                 }
