@@ -166,9 +166,21 @@ import Testing
             return
         }
         #expect(name == "t")
-        let response = adapter.variablesResponse(to: inspect, [VariableEntry(name: "n", type: "Int", value: "3")])
-        #expect(response["body"]?["variables"] == [["name": "n", "value": "3", "type": "Int", "evaluateName": "n",
-                                                     "variablesReference": 0]])
+        let listing = [VariableEntry(name: "n", type: "Int", value: "3"),
+                       VariableEntry(name: "p", type: "Point", value: "Point(x: 1)", members: [VariableEntry(name: "x", type: "Int", value: "1")])]
+        let response = adapter.variablesResponse(to: inspect, listing)
+        #expect(response["body"]?["variables"] == [
+            ["name": "n", "value": "3", "type": "Int", "evaluateName": "n", "variablesReference": 0],
+            ["name": "p", "value": "Point(x: 1)", "type": "Point", "evaluateName": "p", "variablesReference": 2],
+        ])
+        guard case .members(let open, let reference) = adapter.handle(request("variables", ["variablesReference": 2])) else {
+            Issue.record("variables is answered from the last listing")
+            return
+        }
+        #expect(adapter.membersResponse(to: open, reference: reference, in: listing)["body"]?["variables"] == [
+            ["name": "x", "value": "1", "type": "Int", "evaluateName": "x", "variablesReference": 0],
+        ])
+        #expect(adapter.membersResponse(to: open, reference: 7, in: listing)["body"]?["variables"] == [])
     }
 
     @Test func responseSequenceNumbersGrow() {

@@ -2,7 +2,8 @@
 `debug_request`/`debug_reply` on control, `debug_event` on IOPub, the session's order
 (initialize, attach, debugInfo, configurationDone, disconnect), dumpCell at the path
 JupyterLab computes (its own hash function, run with node, and ipykernel's), the Variables
-panel (inspectVariables, richInspectVariables of a Tensor and an Image), requests while a
+panel (inspectVariables, a struct's fields through variables, richInspectVariables of a
+Tensor and an Image), requests while a
 long cell runs, breakpoints refused with the reason, malformed requests.
 """
 import base64
@@ -132,7 +133,12 @@ def test_inspect_variables_lists_the_notebooks_variables_with_types_and_values(k
     assert (variables["origin"]["type"], variables["origin"]["value"]) == ("Point", "Point(x: 3, y: 4)")
     assert variables["t"]["type"] == "Tensor" and "shape=[2, 2]" in variables["t"]["value"]
     assert variables["image"]["type"] == "Image"
-    assert all(v["variablesReference"] == 0 and v["evaluateName"] == v["name"] for v in variables.values())
+    assert all(v["evaluateName"] == v["name"] for v in variables.values())
+    # A struct opens to its fields; an Int, a Tensor and an Image (each has its own description) do not.
+    assert [variables[name]["variablesReference"] for name in ("count", "t", "image")] == [0, 0, 0]
+    fields = debug(kc, "variables", {"variablesReference": variables["origin"]["variablesReference"]}, seq=5)
+    assert [(f["name"], f["type"], f["value"], f["variablesReference"]) for f in fields["body"]["variables"]] == [
+        ("x", "Int", "3", 0), ("y", "Int", "4", 0)]
     # Nothing the debugger ran shows in the notebook, and the execution count is the user's.
     reply, outputs = run_cell(kc, "count")
     assert reply["execution_count"] == 4 and outputs[-1]["content"]["data"]["text/plain"] == "42"

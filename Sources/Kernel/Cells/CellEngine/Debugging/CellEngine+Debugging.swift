@@ -23,6 +23,9 @@ extension CellEngine {
         public var value: String
         /// The prompt label of the cell that defined it (`In[3]`).
         public var cell: String
+        /// Its stored properties, one level deep (a struct's fields); their own `members`
+        /// and `cell` are empty.
+        public var members: [DebugVariable] = []
     }
 
     /// Reads the notebook's variables in the cell host. Shell thread only (like ``execute(_:label:output:)``).
@@ -40,10 +43,12 @@ extension CellEngine {
             return .failure(CellError(name: "DebuggerError", value: "The cell host sent no variables listing. "
                 + (capture.text.isEmpty ? "Run a cell, then open the Variables panel again." : capture.text)))
         }
-        return .success(listed.map { entry in
+        func variable(_ entry: JSONValue) -> DebugVariable {
             DebugVariable(name: entry["name"]?.stringValue ?? "?", type: entry["type"]?.stringValue ?? "?",
-                          value: entry["value"]?.stringValue ?? "", cell: entry["cell"]?.stringValue ?? "")
-        })
+                          value: entry["value"]?.stringValue ?? "", cell: entry["cell"]?.stringValue ?? "",
+                          members: (entry["members"]?.arrayValue ?? []).map(variable))
+        }
+        return .success(listed.map(variable))
     }
 
     /// One variable's rich view (a tensor's shape and statistics, an image as PNG, any

@@ -1,3 +1,4 @@
+import CellEngine
 import Foundation
 import JupyterWire
 
@@ -42,6 +43,9 @@ struct DebugAdapter {
         case inspectVariables(DebugRequest)
         /// Read one variable's rich view in the cell host, then answer with ``richResponse(to:data:metadata:)``.
         case richInspect(DebugRequest, name: String)
+        /// Answer with the members of the variable `reference` names in the last listing
+        /// (``membersResponse(to:reference:in:)``).
+        case members(DebugRequest, reference: Int)
     }
 
     /// Answers a `debug_request`'s content.
@@ -87,8 +91,7 @@ struct DebugAdapter {
                 }
                 return .richInspect(request, name: name)
             case "variables":
-                // Phase 1 lists no members of a variable (its value is one line).
-                return .reply(success(request, body: ["variables": []]), events: [])
+                return .members(request, reference: request.arguments["variablesReference"]?.intValue ?? 0)
             case "modules":
                 return .reply(success(request, body: ["modules": [], "totalModules": 0]), events: [])
             case let command where Self.needsLLDB.contains(command):
@@ -154,8 +157,17 @@ struct DebugAdapter {
     // MARK: Responses and events
 
     /// The `inspectVariables` response for variables read in the host.
+    /// A variable with members gets `variablesReference` its position in the list, plus one.
     mutating func variablesResponse(to request: DebugRequest, _ variables: [VariableEntry]) -> JSONValue {
-        success(request, body: ["variables": .array(variables.map(\.json))])
+        let listed = variables.enumerated().map { index, variable in variable.json(reference: variable.members.isEmpty ? 0 : index + 1) }
+        return success(request, body: ["variables": .array(listed)])
+    }
+
+    /// The `variables` response: the members of the variable `reference` names in
+    /// `variables` (the last listing), or none for a reference it does not name.
+    mutating func membersResponse(to request: DebugRequest, reference: Int, in variables: [VariableEntry]) -> JSONValue {
+        let members = variables.indices.contains(reference - 1) ? variables[reference - 1].members : []
+        return success(request, body: ["variables": .array(members.map { $0.json(reference: 0) })])
     }
 
     /// The `richInspectVariables` response for a MIME bundle read in the host.
@@ -201,10 +213,19 @@ struct VariableEntry: Equatable {
     var name: String
     var type: String
     var value: String
+    /// Its stored properties (shown when the row is opened).
+    var members: [VariableEntry] = []
 
-    /// The DAP variable (no members: `variablesReference` 0).
-    var json: JSONValue {
+    /// The DAP variable; `reference` 0 when it has no members to open.
+    func json(reference: Int) -> JSONValue {
         ["name": .string(name), "value": .string(value), "type": .string(type), "evaluateName": .string(name),
-         "variablesReference": 0]
+         "variablesReference": .number(Double(reference))]
+    }
+}
+
+extension VariableEntry {
+    /// A variable read in the cell host.
+    init(_ variable: CellEngine.DebugVariable) {
+        self.init(name: variable.name, type: variable.type, value: variable.value, members: variable.members.map(VariableEntry.init))
     }
 }

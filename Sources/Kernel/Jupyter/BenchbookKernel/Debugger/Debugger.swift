@@ -54,6 +54,8 @@ final class Debugger: @unchecked Sendable {
         switch step {
         case .reply:
             return step
+        case .members(let request, let reference):
+            return .reply(adapter.membersResponse(to: request, reference: reference, in: lastVariables), events: [])
         case .inspectVariables(let request) where shellIsBusy:
             return .reply(adapter.variablesResponse(to: request, lastVariables), events: [])
         case .richInspect(let request, let name) where shellIsBusy:
@@ -113,7 +115,7 @@ final class Debugger: @unchecked Sendable {
             switch job.step {
             case .inspectVariables(let request), .richInspect(let request, _):
                 outbox.append((job.message, adapter.failure(request, message)))
-            case .reply:
+            case .reply, .members:
                 break
             }
         }

@@ -31,7 +31,7 @@ extension Kernel {
         if !inspections.isEmpty {
             switch engine.inspectVariables() {
             case .success(let variables):
-                let entries = variables.map { VariableEntry(name: $0.name, type: $0.type, value: $0.value) }
+                let entries = variables.map(VariableEntry.init)
                 for job in inspections { debugger.answer(job, variables: entries) }
             case .failure(let error):
                 for job in inspections { debugger.answer(job, failure: "\(error.name): \(error.value)") }
