@@ -139,6 +139,16 @@ import Testing
         }
     }
 
+    @Test func setBreakpointsFailsAndListsEachBreakpointAsNotVerified() {
+        var adapter = DebugAdapter(cellFiles: DebugCellFiles(directory: directory))
+        _ = adapter.handle(request("initialize"))
+        let (response, _) = reply(adapter.handle(request("setBreakpoints", ["breakpoints": [["line": 2], ["line": 5]]])))
+        #expect(response["success"] == false)
+        let listed = response["body"]?["breakpoints"]?.arrayValue ?? []
+        #expect(listed.map { $0["line"] } == [2, 5])
+        #expect(listed.allSatisfy { $0["verified"] == false && $0["message"]?.stringValue?.contains("LLDB") == true })
+    }
+
     @Test func unknownAndMalformedRequestsGetErrorResponses() {
         var adapter = DebugAdapter(cellFiles: DebugCellFiles(directory: directory))
         let unknown = reply(adapter.handle(request("frobnicate", seq: 3)))

@@ -198,6 +198,8 @@ def test_breakpoints_and_stepping_are_refused_with_the_reason(kernel):
     reply = debug(kc, "setBreakpoints", {"source": {"path": path}, "breakpoints": [{"line": 1}],
                                          "sourceModified": False}, seq=4)
     assert reply["success"] is False and "LLDB" in reply["message"] and "Variables panel works" in reply["message"]
+    # JupyterLab reads body.breakpoints whatever the status: each one is there, not verified.
+    assert [(b["line"], b["verified"]) for b in reply["body"]["breakpoints"]] == [(1, False)]
     for seq, command in enumerate(["stackTrace", "next", "stepIn", "continue"], start=5):
         reply = debug(kc, command, {"threadId": 1}, seq=seq)
         assert reply["success"] is False and "LLDB" in reply["message"], reply

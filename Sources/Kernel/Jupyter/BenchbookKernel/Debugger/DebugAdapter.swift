@@ -94,6 +94,8 @@ struct DebugAdapter {
                 return .members(request, reference: request.arguments["variablesReference"]?.intValue ?? 0)
             case "modules":
                 return .reply(success(request, body: ["modules": [], "totalModules": 0]), events: [])
+            case "setBreakpoints":
+                return .reply(unverifiedBreakpoints(request), events: [])
             case let command where Self.needsLLDB.contains(command):
                 return .reply(failure(request, Self.breakpointsUnavailable), events: [])
             default:
@@ -152,6 +154,20 @@ struct DebugAdapter {
             return failure(request, "Source unavailable: \(path) is not a cell this kernel dumped (dumpCell writes them under \(cellFiles.prefix)).")
         }
         return success(request, body: ["content": .string(content)])
+    }
+
+    /// `setBreakpoints` fails, and still lists each requested breakpoint as not verified,
+    /// with the reason: JupyterLab reads `body.breakpoints` of the reply whatever its status.
+    private mutating func unverifiedBreakpoints(_ request: DebugRequest) -> JSONValue {
+        let requested = request.arguments["breakpoints"]?.arrayValue ?? []
+        let breakpoints: [JSONValue] = requested.map { breakpoint in
+            ["verified": false, "line": breakpoint["line"] ?? .null, "message": .string(Self.breakpointsUnavailable)]
+        }
+        var response = failure(request, Self.breakpointsUnavailable).objectValue ?? [:]
+        var body = response["body"]?.objectValue ?? [:]
+        body["breakpoints"] = .array(breakpoints)
+        response["body"] = .object(body)
+        return .object(response)
     }
 
     // MARK: Responses and events
