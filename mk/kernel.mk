@@ -8,7 +8,8 @@ test-kernel: kernelspec notebook-data ## the kernel through real Jupyter clients
 	$(PYTHON) -m pytest -q Tests/python/test_kernel_conformance.py Tests/python/test_kernel_protocol.py \
 	    Tests/python/test_cell_engine_notebook.py Tests/python/test_cell_model.py Tests/python/test_one_file.py Tests/python/test_kernel_seam.py Tests/python/test_frontends.py \
 	    Tests/python/test_kernel_completion.py Tests/python/test_recovery.py Tests/python/test_kernel_launcher.py \
-	    Tests/python/test_kernel_output.py Tests/python/test_doc_examples.py Tests/python/test_cell_cache.py
+	    Tests/python/test_kernel_output.py Tests/python/test_doc_examples.py Tests/python/test_cell_cache.py \
+	    Tests/python/test_debugger.py
 
 # Completion and inspection in JupyterLab through Debian's Chromium (issue 23); screenshots
 # in .build/test-artifacts/browser-completion/.

@@ -59,6 +59,8 @@ final class RuntimeNamesTests: XCTestCase {
                     .\(names.listedValue)("x", cell: "In[900]", 1), .\(names.listedDeclaration)("Point", kind: "struct", cell: "In[900]"),
                     .\(names.listedLost)("y", cell: "In[900]"), .\(names.listedUnreadable)("z", cell: "In[900]", reason: "gone"),
                 ])
+                \(names.cellRuntime).\(names.inspectNames)([.\(names.listedValue)("x", cell: "In[900]", 1)])
+                \(names.cellRuntime).\(names.richInspect)(1)
             }
             let awaiting = \(names.cellRuntime).\(names.run)(cell: 900, optimization: \(names.optimization(false))) { \(context) async throws in
                 let scope = \(names.scopeType)<Int>("In[900]") { () async throws in 3 }

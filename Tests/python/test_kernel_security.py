@@ -171,8 +171,8 @@ def test_kernel_info_on_shell_and_control_with_supported_features(kernel):
     assert control["header"]["msg_type"] == "kernel_info_reply"
     for content in (shell, control["content"]):
         assert content["protocol_version"] == "5.5"
-        assert content["supported_features"] == []   # no subshells, no debugger
-        assert content["debugger"] is False
+        assert content["supported_features"] == ["debugger"]   # no subshells (docs/debugger.md)
+        assert content["debugger"] is True
     spec = km.kernel_spec
     assert spec.metadata["supported_encryption"] == ["curve"]
     assert json.load(open(os.path.join(spec.resource_dir, "kernel.json")))["kernel_protocol_version"] == "5.5"

@@ -49,6 +49,10 @@ public enum RuntimeNames {
     public static let listedDeclaration = "declaration"
     public static let listedLost = "lost"
     public static let listedUnreadable = "unreadable"
+    /// The debugger's Variables panel: `_BenchbookCell.inspectNames(_:)` takes the same
+    /// entries as `listNames`; `_BenchbookCell.richInspect(_:)` shows one variable.
+    public static let inspectNames = "inspectNames"
+    public static let richInspect = "richInspect"
 
     /// The interrupt check put at the top of each loop body where an error can propagate:
     /// `_BenchbookCell.pollInterrupt()`, an inlined load of the flag, then

@@ -118,13 +118,25 @@ public final class CellEngine: @unchecked Sendable {
         reportHostLosses(to: output)
         for note in commNotes { output.stream(name: "stderr", text: note + "\n") }
         commNotes.removeAll()
+        return run(label: label, output: output, isUserCell: true) { id, cancellation in
+            prepare(.init(code: code, label: label, id: id, magicLine: magicLine), cancellation: cancellation)
+        }
+    }
+
+    /// Compiles and runs a cell the engine writes (a user's, or one the debugger asks for).
+    /// - Parameters:
+    ///   - isUserCell: false for a cell the user did not write (the debugger's): output of
+    ///     background threads keeps going to the user's last cell.
+    ///   - prepare: parses and compiles the cell, given its number.
+    func run(label: String, output: CellOutput, isUserCell: Bool,
+             prepare: (CellID, CellCancellation) -> Result<CompiledCell, NotRun>) -> CellError? {
         cellCounter += 1
         let id = CellID(cellCounter)
         labels[id.rawValue] = label
-        background.setExecution(id.rawValue)
+        if isUserCell { background.setExecution(id.rawValue) }
         let cancellation = CellCancellation()
         let sink = supervisor.beginCompile(id, cancellation: cancellation)
-        let prepared = prepare(.init(code: code, label: label, id: id, magicLine: magicLine), cancellation: cancellation)
+        let prepared = prepare(id, cancellation)
         guard case .success(let cell) = prepared else {
             supervisor.endCompile(id, run: nil)
             if cancellation.isCancelled { return CellErrorReport.interruptedWhileCompiling() }

@@ -52,6 +52,11 @@ final class ControlFence: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Wakes the control thread for other work (the debugger's replies), from any thread.
+    func wakeControl() {
+        _ = try? wake.write.write(all: [1])
+    }
+
     /// Takes the wake-ups (control thread); returns the ticket to pass to
     /// ``served(upTo:)`` once every waiting control request has been served.
     func takeRequests() -> Int {

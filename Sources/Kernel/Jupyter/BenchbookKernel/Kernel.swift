@@ -28,6 +28,8 @@ public final class Kernel: @unchecked Sendable {
     let toolchainVersion: String
     /// Control requests that arrived before a cell are served before it begins.
     let controlFence: ControlFence
+    /// JupyterLab's debugger: its session and the jobs it gives the shell thread.
+    let debugger: Debugger
 
     /// Binds the sockets of a connection file, then makes the engine.
     ///
@@ -44,6 +46,7 @@ public final class Kernel: @unchecked Sendable {
         channels = try Channels(connection: connection, listening: listening)
         controlFence = try ControlFence()
         engine = makeEngine()
+        debugger = try Debugger(cellDirectory: engine.configuration.workDirectory.appendingPathComponent("debugger-cells"))
         toolchainVersion = engine.configuration.toolchainVersion ?? Self.builtWithSwift
         channels.answerUndecodable = { [unowned self] in answerUndecodable($0, on: $1) }
     }
@@ -73,7 +76,7 @@ public final class Kernel: @unchecked Sendable {
         // the first cell; the supervisor starts exactly one.
         engine.prepare()
         while true {
-            guard let request = readAhead.next() ?? channels.receive(on: channels.shell, channel: "shell") else { continue }
+            guard let request = nextShellRequest() else { continue }
             handleShell(request)
             abortQueuedExecutions()
         }
@@ -88,6 +91,7 @@ public final class Kernel: @unchecked Sendable {
                 let ticket = controlFence.takeRequests()
                 while channels.control.waitForInput(milliseconds: 0) { serveOneControlRequest() }
                 controlFence.served(upTo: ticket)
+                sendDebugReplies()
             } else if ready.message {
                 serveOneControlRequest()
             }
@@ -102,6 +106,7 @@ public final class Kernel: @unchecked Sendable {
         case "interrupt_request": interrupt(request, on: channels.control)
         case "kernel_info_request": kernelInfo(request, on: channels.control)
         case "usage_request": usage(request, on: channels.control)
+        case "debug_request": debugRequest(request)
         default: unknown(request, on: channels.control)
         }
         channels.publishStatus("idle", parent: request)
@@ -109,8 +114,12 @@ public final class Kernel: @unchecked Sendable {
 
     /// Serves one shell request between `busy` and `idle` status messages.
     func handleShell(_ request: Message) {
+        serveDebugJobs(debugger.beginShellRequest())
         channels.publishStatus("busy", parent: request)
-        defer { channels.publishStatus("idle", parent: request) }
+        defer {
+            debugger.endShellRequest()
+            channels.publishStatus("idle", parent: request)
+        }
         let shell = channels.shell
         if Self.runsCode(request.type) { controlFence.pass() }
         switch request.type {

@@ -16,8 +16,10 @@ extension CellEngine {
     /// A variable the listing cannot read (declared `private` or `fileprivate` in its cell,
     /// so no other module sees it) fails the compile on its own line: it is listed as
     /// unreadable, with the compiler's reason, and the cell compiles once more without it.
+    /// - Parameter forDebugger: calls the library's `inspectNames` (the debugger's
+    ///   Variables panel) instead of printing the listing.
     func prepareListing(_ request: Result<NameListing, MagicProblem>, label: String, id: CellID,
-                        cancellation: CellCancellation) -> Result<CompiledCell, NotRun> {
+                        cancellation: CellCancellation, forDebugger: Bool = false) -> Result<CompiledCell, NotRun> {
         let listing: NameListing
         switch request {
         case .success(let parsed): listing = parsed
@@ -26,7 +28,7 @@ extension CellEngine {
         let generator = CellCodeGenerator(module: RuntimeNames.module(id.rawValue), cellLabel: label, cellNumber: id.rawValue)
         var unreadable: [String: String] = [:]
         while true {
-            let cell = listingCell(listing, unreadable: unreadable)
+            let cell = listingCell(listing, unreadable: unreadable, forDebugger: forDebugger)
             switch pipeline.compile(.init(analysis: cell.analysis, generator: generator, magic: nil), symbols: symbols,
                                     cancellation: cancellation) {
             case .success(let library):
@@ -48,11 +50,13 @@ extension CellEngine {
 
     /// The listing cell's one statement: a call to the library with an entry per name, one
     /// line each, and which name each line reads.
-    private func listingCell(_ listing: NameListing, unreadable: [String: String])
+    private func listingCell(_ listing: NameListing, unreadable: [String: String], forDebugger: Bool)
         -> (analysis: CellAnalysis, nameOnLine: [Int: String]) {
         let literal = CellCodeGenerator.literal
         let filter = listing.filter.map(literal).joined(separator: ", ")
-        var lines = ["\(RuntimeNames.cellRuntime).\(RuntimeNames.listNames)(detailed: \(listing.detailed), filter: [\(filter)], ["]
+        var lines = [forDebugger
+            ? "\(RuntimeNames.cellRuntime).\(RuntimeNames.inspectNames)(["
+            : "\(RuntimeNames.cellRuntime).\(RuntimeNames.listNames)(detailed: \(listing.detailed), filter: [\(filter)], ["]
         var nameOnLine: [Int: String] = [:]
         var read: Set<String> = []
         for (name, definition) in symbols.newestDefinitions where Self.isIdentifier(name) {

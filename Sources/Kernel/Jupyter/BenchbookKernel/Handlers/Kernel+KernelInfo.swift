@@ -29,9 +29,9 @@ extension Kernel {
                 ["text": "The Swift Programming Language", "url": "https://docs.swift.org/swift-book/"],
                 ["text": "Swift Standard Library", "url": "https://developer.apple.com/documentation/swift/swift-standard-library"],
             ],
-            // Protocol 5.5 optional features: neither "kernel subshells" nor "debugger".
-            "supported_features": [],
-            "debugger": false,
+            // Protocol 5.5 optional features: the debugger (docs/debugger.md), no kernel subshells.
+            "supported_features": ["debugger"],
+            "debugger": true,
         ]
     }
 

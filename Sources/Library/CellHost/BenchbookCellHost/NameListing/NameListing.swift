@@ -1,5 +1,6 @@
 internal import BenchbookRuntime
 import Foundation
+import JSONCore
 
 extension _BenchbookCell {
     /// One name of the notebook in a `%who`/`%whos` listing. The kernel writes the cell that
@@ -18,13 +19,18 @@ extension _BenchbookCell {
         /// a dictionary or a set. Called only for entries that are listed: a description
         /// runs the value's own code.
         let describe: () -> (text: String, count: Int?)
+        /// The value's stored properties for the debugger's Variables panel (see
+        /// ``_BenchbookCell/inspectNames(_:)``); empty for a declaration.
+        var members: () -> [JSONValue] = { [] }
 
         /// A variable's name, its static type and its value.
         public static func value<T>(_ name: String, cell: String, _ value: T) -> ListedName {
             let type = TypeNames.sugared(TypeNames.userFacing(String(describing: T.self)))
             let held = TypeNames.sugared(TypeNames.userFacing(String(describing: Swift.type(of: value as Any))))
-            return ListedName(name: name, cell: cell, type: type, heldType: held == type ? nil : held,
-                              matches: [type, held, String(describing: T.self), "var"]) { ValueSummary.of(value) }
+            var listed = ListedName(name: name, cell: cell, type: type, heldType: held == type ? nil : held,
+                                    matches: [type, held, String(describing: T.self), "var"]) { ValueSummary.of(value) }
+            listed.members = { DebuggerMembers.of(value) }
+            return listed
         }
 
         /// A function or a type (`kind`: `func`, `struct`, `class`, `enum`, `protocol`, `typealias`).
