@@ -51,11 +51,14 @@ bench-completion: kernelspec ## completion latency (results/)
 bench-recovery: kernelspec ## cost of loop interrupt checks and host snapshots (results/)
 	$(PYTHON) scripts/bench/recovery_bench.py
 
-# The seed 000 normalisation (the app's pointer loop, and a function over [UInt8]) as notebook
-# cells against the same file built with swiftc -O, and how fast `while true {}` stops
-# (issues 23, 35): results/normalize-loop.{json,md}. NORMALIZE_LOAD=2 runs two busy loops beside it.
+# The seed 000 normalisation (the app's pointer loop, a function over [UInt8], the seed's three
+# nested loops) and the corpus's matrix product as notebook cells against the same file built
+# with swiftc -O, and how fast `while true {}` stops (issues 23, 35, 48):
+# results/normalize-loop.{json,md}. NORMALIZE_LOAD=2 runs two busy loops beside it. Then what the
+# release assert configuration costs in compile time: results/cell-compile-assert-config.{json,md}.
 bench-normalize: kernelspec ## the normalisation loop in a cell against swiftc -O (results/)
 	$(PYTHON) scripts/bench/normalize_bench.py --out results $(if $(NORMALIZE_LOAD),--load $(NORMALIZE_LOAD) --name normalize-loop-loaded)
+	$(if $(NORMALIZE_LOAD),,$(PYTHON) scripts/bench/assert_config_compile_bench.py --out results)
 
 # The first model cell of a fresh kernel with the runtimes loaded in the background, and
 # without (issue 35): results/model-preload.{json,md}.

@@ -1,7 +1,7 @@
 // Seed 000's normalisation loop exactly as the seed writes it (issue 48): three nested
 // `for` loops, 224 × 224 RGBA bytes → planar floats with ImageNet mean and std, in a
-// function over `[UInt8]` returning `[Float]`, the photo in an earlier cell and the timing
-// loop in a later one. `scripts/bench/normalize_bench.py` runs this file as one main.swift
+// function over `[UInt8]` returning `[Float]` with the model's fixed input size, the photo
+// in an earlier cell and the timing loop in a later one. `scripts/bench/normalize_bench.py` runs this file as one main.swift
 // built by swiftc and as notebook cells (split at the `//% cell` lines); both print the
 // median time of a call.
 //% cell
@@ -16,7 +16,8 @@ func seconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
-func normalize(_ px: [UInt8], w: Int, h: Int) -> [Float] {
+func normalize(_ px: [UInt8]) -> [Float] {
+    let w = 224, h = 224
     let mean: [Float] = [0.485, 0.456, 0.406]
     let std: [Float] = [0.229, 0.224, 0.225]
     var out = [Float](repeating: 0, count: 3 * w * h)
@@ -28,7 +29,7 @@ var times: [Double] = []
 var checksum: Float = 0
 for _ in 0..<400 {
     let start = seconds()
-    let tensor = normalize(photo, w: 224, h: 224)
+    let tensor = normalize(photo)
     times.append(seconds() - start)
     checksum += tensor[12_345] + tensor[100_000] + tensor[150_000]
 }

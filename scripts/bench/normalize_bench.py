@@ -49,6 +49,28 @@ PROGRAMS = {
     "seed loop": ROOT / "scripts" / "bench" / "normalize-seed.swift",
 }
 
+# Loops of the Swift corpus (Tests/Corpus), each program's cells followed by a timing cell.
+CORPUS_LOOPS = {
+    "corpus 29-matrices product": (ROOT / "Tests" / "Corpus" / "29-matrices.swift", """import Glibc
+func seconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+let square = Matrix(rows: 48, columns: 48, elements: (0..<(48 * 48)).map { Double($0 % 7) })
+var times: [Double] = []
+var checksum = 0.0
+for _ in 0..<40 {
+    let start = seconds()
+    let product = square * square
+    times.append(seconds() - start)
+    checksum += product[3, 5]
+}
+times.sort()
+print("median_ms", times[times.count / 2] * 1000, "p10_ms", times[times.count / 10] * 1000, "checksum", checksum)
+"""),
+}
+
 KERNELS = {
     "cell": {},
     "cell, loop checks off": {"BENCHBOOK_LOOP_CHECKS": "0"},
@@ -123,6 +145,9 @@ def main():
     parser.add_argument("--name", default="normalize-loop", help="file name of the records in --out, without suffix")
     args = parser.parse_args()
     sources = {name: path.read_text() for name, path in PROGRAMS.items()}
+    for name, (path, timing) in CORPUS_LOOPS.items():
+        PROGRAMS[name] = path
+        sources[name] = path.read_text().rstrip("\n") + "\n//% cell\n" + timing
     cells = {name: [cell.strip("\n") for cell in source.split("//% cell\n")[1:]] for name, source in sources.items()}
     busy = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(args.load)]
     load = os.getloadavg()[0]
@@ -134,7 +159,7 @@ def main():
             for program, source in sources.items():
                 (work / program).mkdir()
                 (work / program / "main.swift").write_text(source)
-                progress(f"building {PROGRAMS[program].name} with swiftc -O and -Onone")
+                progress(f"building {program} ({PROGRAMS[program].name}) with swiftc -O and -Onone")
                 for level in ("-O", "-Onone"):
                     binaries[(program, f"swiftc {level}")] = build(work, program, level)
             kernels = {}
@@ -193,7 +218,7 @@ def main():
     (args.out / f"{args.name}.md").write_text(f"""# The seed 000 normalisation: a notebook cell against swiftc
 
 `{result['command']}` ({result['date']}, {result['machine']['processor']}, {result['machine']['cores']} cores,
-load average {load:.2f} at the start, {args.load} busy loops beside it, shared with other work). Three
+load average {load:.2f} at the start, {args.load} busy loops beside it, shared with other work). Four
 programs, each as one main.swift built with swiftc and as notebook cells in the Benchbook
 kernel; their last cell times the normalisation 400 times and prints the median, as the
 main.swift does. Medians over {args.rounds} rounds; the ratio is taken within each round, then its
@@ -205,9 +230,13 @@ median.
 - **[UInt8] function**: `scripts/bench/normalize-array.swift`, the same normalisation as a
   function over `[UInt8]` returning `[Float]` and a timing loop, in one cell; swiftc -O
   vectorises its inner loop.
+- **corpus 29-matrices product**: the Swift corpus's `Tests/Corpus/29-matrices.swift` (a generic
+  `Matrix<T: Numeric2>` whose `*` is three nested loops, in its own cells) and a timing cell
+  multiplying two 48 × 48 `Matrix<Double>` 40 times.
 - **seed loop**: `scripts/bench/normalize-seed.swift`, seed 000's loop as the seed writes it
   (`for y in 0..<h {{ for x in 0..<w {{ for c in 0..<3 {{ out[c*w*h + y*w + x] = ... }} }} }}`)
-  in a function over `[UInt8]`, the photo in an earlier cell, the timing loop in a later one.
+  in a function over `[UInt8]` with the model's fixed 224 × 224 input, the photo in an earlier
+  cell, the timing loop in a later one.
 
 | program | build | median of a call (ms) | × swiftc -O |
 |---|---|---|---|
