@@ -1,3 +1,4 @@
+import BenchbookSettings
 import Foundation
 import CellEngine
 import JSONCore
@@ -59,11 +60,7 @@ final class LanguageServerSession: @unchecked Sendable {
     /// of the toolchain's pages; results/cluster-class.md); the next request starts a new
     /// one and is answered from the fallback until it is ready.
     /// `BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS` sets it (0: never stopped); default 60.
-    static let idleSeconds: Double = {
-        guard let text = ProcessInfo.processInfo.environment["BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS"],
-              let seconds = Double(text), seconds >= 0 else { return 60 }
-        return seconds
-    }()
+    static let idleSeconds = KernelSettings.current.sourceKitLSPIdleSeconds
 
     private(set) var lifecycle = HelperLifecycle<LSPConnection>(helper: "SourceKit-LSP", policy: restartPolicy)
     private let executable: URL

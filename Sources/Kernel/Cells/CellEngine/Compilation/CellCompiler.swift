@@ -1,3 +1,4 @@
+import BenchbookSettings
 import SystemSupport
 import CellSource
 import Foundation
@@ -99,12 +100,11 @@ final class CellCompiler: @unchecked Sendable {
     /// Line tables (no variable info) so a crash's frames map to the cell's lines
     /// (`#sourceLocation` names the file after the cell label). `BENCHBOOK_LINE_TABLES=0`
     /// leaves them out, to measure what they cost.
-    static let lineTableFlags = ProcessInfo.processInfo.environment["BENCHBOOK_LINE_TABLES"] == "0" ? [] : ["-gline-tables-only"]
+    static let lineTableFlags = KernelSettings.current.lineTables ? ["-gline-tables-only"] : []
 
     /// Extra frontend flags for every cell, from `BENCHBOOK_CELL_FLAGS` (space-separated),
     /// to measure what a flag costs or gains.
-    static let extraFlags = (ProcessInfo.processInfo.environment["BENCHBOOK_CELL_FLAGS"] ?? "")
-        .split(separator: " ").map(String.init)
+    static let extraFlags = KernelSettings.current.cellFlags
 
     /// Compiles a module into `lib<module>.so` in the work directory.
     /// - Parameters:
@@ -237,7 +237,7 @@ final class CellCompiler: @unchecked Sendable {
     /// lines, and a trap in one must name its own cell and line. `BENCHBOOK_CROSS_MODULE=off`
     /// leaves every cell out, to measure.
     static func crossModuleFlags(_ wanted: Bool) -> [String] {
-        wanted && ProcessInfo.processInfo.environment["BENCHBOOK_CROSS_MODULE"] != "off" ? ["-cross-module-optimization"] : []
+        wanted && KernelSettings.current.crossModule ? ["-cross-module-optimization"] : []
     }
 
     /// swift-frontend's arguments for compiling `source` to `object`.
