@@ -168,6 +168,10 @@ let package = Package(
 
         // MARK: Tools (Sources/Tools): the library's command-line side, for the Makefile and the Python drivers
         .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "JSONCore"], path: "Sources/Tools/benchbook-bench"),
+        // The messages of one cell through JSONCore against the Codable records they replaced
+        // (results/helper-messages.md, make bench-messages).
+        .executableTarget(name: "benchbook-message-bench", dependencies: ["CellParsing", "CellSource", "HelperProtocol"], path: "Sources/Tools/benchbook-message-bench",
+                          swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage", "BenchbookTensor", "JSONCore"], path: "Sources/Tools/benchbook-preprocess-bench"),
         .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "BenchbookRuntime", "BenchbookTensor", "JSONCore"], path: "Sources/Tools/benchbook-models"),
 
