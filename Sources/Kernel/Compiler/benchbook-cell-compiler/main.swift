@@ -22,11 +22,10 @@ import SystemSupport
 _ = try? CurrentProcess.whenParentExits { CurrentProcess.exitNow(status: 0) }
 // Each compile frees what it allocated and the next allocates it again. With glibc's
 // moving thresholds that memory goes back to the system and is faulted in again, more so
-// as the process ages (measured with getrusage on this machine kind: 410 page faults a
-// compile in a fresh process, 640-670 after 300 cells). Fixed thresholds keep it in the
-// process (410 after 300 cells; resident size after 300 cells 152 MB, 152-164 MB without
-// them): 32 MB, glibc's largest
-// mmap threshold, and a heap top given back only beyond 512 MB.
+// as the process ages (getrusage's page faults per compile grow with the cells compiled).
+// Fixed thresholds keep it in the process, with the page faults of a fresh process and no
+// more resident memory (results/cluster-class.md has the compiler's memory per student): 32 MB,
+// glibc's largest mmap threshold, and a heap top given back only beyond 512 MB.
 _ = bb_retain_freed_memory(32 << 20, 512 << 20)
 var failure = [CChar](repeating: 0, count: 1024)
 let opened = CommandLine.arguments.count == 2

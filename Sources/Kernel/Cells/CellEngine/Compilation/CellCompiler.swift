@@ -75,7 +75,8 @@ final class CellCompiler: @unchecked Sendable {
     /// precompiled module it has checked since the session file was written, which is when
     /// the kernel started. A header that changes while a kernel runs is seen after a restart
     /// (as is a rebuilt notebook library, which the cell host has loaded already).
-    /// Checking every cell costs 3-7 ms of a trivial cell's 30 ms compile on this machine kind.
+    /// Checking every cell costs a noticeable share of a trivial cell's compile (`BENCHBOOK_TRACE=1`
+    /// shows the steps; results/kernel-latency.md has the trivial cell's time).
     static func sessionFlags(work: URL) -> [String] {
         let session = work.appendingPathComponent("clang-build-session")
         guard (try? FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)) != nil,
