@@ -186,7 +186,7 @@ let package = Package(
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol", "JSONCore", "SystemSupport", "CellSource"]),
         .testTarget(name: "GeneratedNamesTests", dependencies: ["GeneratedNames"]),
-        .testTarget(name: "CellParsingTests", dependencies: ["CellParsing", "CellSource", "HelperProtocol", "JSONCore", "SystemSupport"],
+        .testTarget(name: "CellParsingTests", dependencies: ["BenchbookSettings", "CellParsing", "CellSource", "HelperProtocol", "JSONCore", "SystemSupport"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .testTarget(name: "CellCompletionTests", dependencies: ["CellCompletion", "CellEngine", "EngineTestSupport"]),
         .testTarget(name: "BenchbookTensorTests", dependencies: ["BenchbookTensor"]),
