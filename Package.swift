@@ -92,6 +92,13 @@ let package = Package(
         // and snapshot message in one C header.
         .target(name: "CHostSeam", path: "Sources/Shared/CHostSeam"),
         .target(name: "HostProtocol", dependencies: ["CHostSeam", "JSONCore", "SystemSupport"], path: "Sources/Shared/HostProtocol"),
+        // Every BENCHBOOK_* environment variable, read once per process: the kernel side's
+        // (KernelSettings) and the notebook library's (LibrarySettings); docs/settings.md.
+        .target(name: "BenchbookSettings", path: "Sources/Shared/BenchbookSettings"),
+        // Requests and answers between the kernel and its cell parser and cell compiler, as JSON
+        // objects through JSONCore like the host's commands and events (the parser's answer
+        // carries CellSource's records).
+        .target(name: "HelperProtocol", dependencies: ["CellSource", "HostProtocol", "JSONCore", "SystemSupport"], path: "Sources/Shared/HelperProtocol"),
         // The names generated cell code uses and invents, and their removal from what a user reads.
         .target(name: "GeneratedNames", path: "Sources/Shared/GeneratedNames"),
 
@@ -102,7 +109,7 @@ let package = Package(
         // What the kernel knows about a cell's text (no parser here: see CellParsing).
         .target(name: "CellSource", path: "Sources/Kernel/Cells/CellSource"),
         // SwiftParser, run only in the cell parser process so cell text cannot hurt the kernel.
-        .target(name: "CellParsing", dependencies: ["CellSource", "GeneratedNames", "HostProtocol", "SystemSupport"], path: "Sources/Kernel/Parser/CellParsing",
+        .target(name: "CellParsing", dependencies: ["BenchbookSettings", "CellSource", "GeneratedNames", "HelperProtocol", "SystemSupport"], path: "Sources/Kernel/Parser/CellParsing",
                 swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .executableTarget(name: "benchbook-cell-parser", dependencies: ["CellParsing"], path: "Sources/Kernel/Parser/benchbook-cell-parser",
                           swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
@@ -110,11 +117,11 @@ let package = Package(
         .target(name: "CSourceKit", path: "Sources/Kernel/Compiler/CSourceKit", linkerSettings: [.linkedLibrary("dl")]),
         // glibc malloc kept from handing memory back between compiles (the compiler's main.swift).
         .target(name: "CMallocTuning", path: "Sources/Kernel/Compiler/CMallocTuning"),
-        .executableTarget(name: "benchbook-cell-compiler", dependencies: ["CSourceKit", "CMallocTuning", "CellSource", "HostProtocol", "SystemSupport"], path: "Sources/Kernel/Compiler/benchbook-cell-compiler"),
-        .target(name: "CellEngine", dependencies: ["CellSource", "GeneratedNames", "HostProtocol", "SystemSupport", "JSONCore", "CLibCrypto"], path: "Sources/Kernel/Cells/CellEngine"),
-        .target(name: "CellCompletion", dependencies: ["CellEngine", "SystemSupport", "JSONCore"], path: "Sources/Kernel/Cells/CellCompletion"),
+        .executableTarget(name: "benchbook-cell-compiler", dependencies: ["BenchbookSettings", "CSourceKit", "CMallocTuning", "HelperProtocol", "SystemSupport"], path: "Sources/Kernel/Compiler/benchbook-cell-compiler"),
+        .target(name: "CellEngine", dependencies: ["BenchbookSettings", "CellSource", "GeneratedNames", "HelperProtocol", "HostProtocol", "SystemSupport", "JSONCore", "CLibCrypto"], path: "Sources/Kernel/Cells/CellEngine"),
+        .target(name: "CellCompletion", dependencies: ["BenchbookSettings", "CellEngine", "SystemSupport", "JSONCore"], path: "Sources/Kernel/Cells/CellCompletion"),
         .target(name: "BenchbookKernel", dependencies: ["JupyterWire", "CellEngine", "CellCompletion", "SystemSupport"], path: "Sources/Kernel/Jupyter/BenchbookKernel"),
-        .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookKernel", "CellCompletion", "CellEngine", "JupyterWire", "SystemSupport"], path: "Sources/Kernel/Jupyter/benchbook-kernel"),
+        .executableTarget(name: "benchbook-kernel", dependencies: ["BenchbookSettings", "BenchbookKernel", "CellCompletion", "CellEngine", "JupyterWire", "SystemSupport"], path: "Sources/Kernel/Jupyter/benchbook-kernel"),
         // What the kernelspec starts: binds the kernel's ports at once, then execs benchbook-kernel (C, no Swift libraries to load);
         // CSystemSupport for the hand-over's format (listening_sockets.h), which the kernel reads too.
         .executableTarget(name: "benchbook-kernel-launcher", dependencies: ["CConnectionFile", "CSystemSupport"], path: "Sources/Kernel/Jupyter/benchbook-kernel-launcher"),
@@ -125,12 +132,12 @@ let package = Package(
         // notebook library so that the host and every cell share one copy of its state; and the
         // process, which loads the library and enters that loop.
         .target(name: "CCellHost", dependencies: ["CHostSeam", "CSystemSupport"], path: "Sources/Library/CellHost/CCellHost"),
-        .target(name: "BenchbookCellHost", dependencies: ["BenchbookRuntime", "CCellHost", "HostProtocol"], path: "Sources/Library/CellHost/BenchbookCellHost"),
+        .target(name: "BenchbookCellHost", dependencies: ["BenchbookSettings", "BenchbookRuntime", "CCellHost", "HostProtocol"], path: "Sources/Library/CellHost/BenchbookCellHost"),
         .executableTarget(name: "benchbook-cell-host", dependencies: ["HostProtocol", "SystemSupport"], path: "Sources/Library/CellHost/benchbook-cell-host",
                           swiftSettings: [.swiftLanguageMode(.v5)]),
-        .target(name: "BenchbookRuntime", dependencies: ["CCellHost", "GeneratedNames", "HostProtocol", "SystemSupport", "JSONCore"], path: "Sources/Library/BenchbookRuntime"),
+        .target(name: "BenchbookRuntime", dependencies: ["BenchbookSettings", "CCellHost", "GeneratedNames", "HostProtocol", "SystemSupport", "JSONCore"], path: "Sources/Library/BenchbookRuntime"),
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"], path: "Sources/Library/BenchbookTensor"),
-        .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"], path: "Sources/Library/BenchbookBenchmark"),
+        .target(name: "BenchbookBenchmark", dependencies: ["BenchbookSettings", "BenchbookRuntime", "CLibCrypto"], path: "Sources/Library/BenchbookBenchmark"),
         .target(name: "BenchbookCharts", dependencies: ["BenchbookRuntime", "BenchbookBenchmark", "CCairo"], path: "Sources/Library/BenchbookCharts"),
         .target(name: "CImageCodecs", path: "Sources/Library/CImageCodecs",
                 linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
@@ -154,13 +161,17 @@ let package = Package(
                               .unsafeFlags(["-std=c++17", "-I", execuTorchPackage + "/include",
                                             "-I", execuTorchPackage + "/include/executorch/runtime/core/portable_type/c10"])],
                 linkerSettings: execuTorchLinking),
-        .target(name: "BenchbookModels", dependencies: ["BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "CExecuTorch", "CZlib", "JSONCore", "SystemSupport"], path: "Sources/Library/BenchbookModels"),
+        .target(name: "BenchbookModels", dependencies: ["BenchbookSettings", "BenchbookRuntime", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "CTorch", "CLiteRT", "CExecuTorch", "CZlib", "JSONCore", "SystemSupport"], path: "Sources/Library/BenchbookModels"),
         // Jupyter widgets (issue 14): ipywidgets 8 models over the runtime's comms.
         .target(name: "BenchbookWidgets", dependencies: ["BenchbookRuntime", "JSONCore"], path: "Sources/Library/BenchbookWidgets"),
         .target(name: "Benchbook", dependencies: ["BenchbookRuntime", "BenchbookCellHost", "BenchbookTensor", "BenchbookImage", "BenchbookBenchmark", "BenchbookModels", "BenchbookCharts", "BenchbookWidgets"], path: "Sources/Library/Benchbook"),
 
         // MARK: Tools (Sources/Tools): the library's command-line side, for the Makefile and the Python drivers
         .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "JSONCore"], path: "Sources/Tools/benchbook-bench"),
+        // The messages of one cell through JSONCore against the Codable records they replaced
+        // (results/helper-messages.md, make bench-messages).
+        .executableTarget(name: "benchbook-message-bench", dependencies: ["CellParsing", "CellSource", "HelperProtocol"], path: "Sources/Tools/benchbook-message-bench",
+                          swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage", "BenchbookTensor", "JSONCore"], path: "Sources/Tools/benchbook-preprocess-bench"),
         .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "BenchbookRuntime", "BenchbookTensor", "JSONCore"], path: "Sources/Tools/benchbook-models"),
 
@@ -175,7 +186,7 @@ let package = Package(
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol", "JSONCore", "SystemSupport", "CellSource"]),
         .testTarget(name: "GeneratedNamesTests", dependencies: ["GeneratedNames"]),
-        .testTarget(name: "CellParsingTests", dependencies: ["CellParsing", "CellSource"],
+        .testTarget(name: "CellParsingTests", dependencies: ["BenchbookSettings", "CellParsing", "CellSource", "HelperProtocol", "JSONCore", "SystemSupport"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .testTarget(name: "CellCompletionTests", dependencies: ["CellCompletion", "CellEngine", "EngineTestSupport"]),
         .testTarget(name: "BenchbookTensorTests", dependencies: ["BenchbookTensor"]),

@@ -7,7 +7,7 @@
 
 BENCH_BIN := $(RELEASE_DIR)/benchbook-bench
 
-.PHONY: bench-tool bench-fixtures test-bench bench-overhead notebook-benchmarks
+.PHONY: bench-tool bench-fixtures test-bench bench-overhead bench-messages notebook-benchmarks
 
 bench-tool: setup ## build the benchmark tool (benchbook-bench)
 	$(SWIFT_BUILD) --product benchbook-bench
@@ -25,6 +25,12 @@ test-bench: bench-tool kernelspec ## benchmark records and charts, from Swift an
 bench-overhead: bench-tool ## harness overhead figures (results/benchmark-overhead.*)
 	$(BENCH_BIN) overhead results
 
+# The messages of one cell between the kernel and its parser and compiler: JSONCore against
+# the Codable records they replaced, same run: results/helper-messages.md.
+bench-messages: setup ## per-cell cost of the helpers' messages (results/helper-messages.md)
+	$(SWIFT_BUILD) --product benchbook-message-bench
+	$(RELEASE_DIR)/benchbook-message-bench Tests/Corpus results/helper-messages.md
+
 # The notebook that shows every chart and the benchmark workflow; its records go to results/.
 notebook-benchmarks: kernelspec ## execute only benchmarks-and-charts.ipynb
 	$(PYTHON) -m jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 \
@@ -32,4 +38,4 @@ notebook-benchmarks: kernelspec ## execute only benchmarks-and-charts.ipynb
 
 TEST_TARGETS += test-bench
 # benchmarks-and-charts.ipynb runs with the course notebooks (mk/notebooks.mk: run-notebooks).
-BENCH_TARGETS += bench-overhead
+BENCH_TARGETS += bench-overhead bench-messages

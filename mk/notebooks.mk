@@ -14,7 +14,8 @@
 #                         the README's and docs/' links resolve (test_docs_links.py); every
 #                         Python test file runs in one target of `make test`, as docs/tests.md
 #                         says (test_make_targets.py); what tests and scripts share is in
-#                         python/benchbook_kit, once (test_python_kit.py)
+#                         python/benchbook_kit, once (test_python_kit.py); docs/settings.md lists
+#                         every BENCHBOOK_* variable the sources read (test_settings_table.py)
 
 NOTEBOOK_RUNNER := $(PYTHON) scripts/notebooks/run_notebooks.py
 
@@ -34,10 +35,11 @@ run-notebooks: kernelspec models notebook-data ## execute every course notebook 
 
 # The claim checker's own tests, and every notebook's markdown through it; the links of the
 # README and docs/, the committed files a script makes, every Python test file in a target of
-# `make test`, and the kit's rules (fast: no kernel).
-test-claims: venv ## the claim checker's tests and every notebook's own words through it; the docs' links; generated files; every test file in a target; the kit's rules
+# `make test`, the kit's rules, and docs/settings.md against the BENCHBOOK_* variables the sources read (fast: no kernel).
+test-claims: venv ## the claim checker's tests and every notebook's own words through it; the docs' links; generated files; every test file in a target; the kit's rules; the settings table
 	$(PYTHON) -m pytest -q Tests/python/test_check_claims.py Tests/python/test_docs_links.py Tests/python/test_generated_files.py \
-	    Tests/python/test_make_targets.py Tests/python/test_python_kit.py Tests/python/test_package_imports.py
+	    Tests/python/test_make_targets.py Tests/python/test_python_kit.py Tests/python/test_package_imports.py \
+	    Tests/python/test_settings_table.py
 
 logos: venv ## draw the kernelspec's logos again (kernels/swift/logo-*.png)
 	$(PYTHON) scripts/make_logos.py

@@ -1,3 +1,4 @@
+import BenchbookSettings
 import Foundation
 internal import HostProtocol
 
@@ -31,14 +32,13 @@ public enum RuntimePreload {
         /// Opens them and does libtorch's one-time work of a first load and run.
         case warmUp
 
-        /// The level `BENCHBOOK_PRELOAD` asks for: `0` off, `libraries`, anything else
-        /// (unset, `1`) the warm-up.
-        /// - Parameter value: the variable's value, nil when unset.
-        public init(environmentValue value: String?) {
-            switch value {
-            case "0": self = .off
-            case "libraries": self = .libraries
-            default: self = .warmUp
+        /// The level `BENCHBOOK_PRELOAD` asks for (``LibrarySettings/preload``).
+        /// - Parameter setting: the setting.
+        public init(_ setting: LibrarySettings.Preload) {
+            switch setting {
+            case .off: self = .off
+            case .libraries: self = .libraries
+            case .warmUp: self = .warmUp
             }
         }
     }
@@ -46,7 +46,7 @@ public enum RuntimePreload {
     /// Starts loading in the background (nothing when turned off or when the library has
     /// no loader).
     package static func start() {
-        let level = Level(environmentValue: ProcessInfo.processInfo.environment["BENCHBOOK_PRELOAD"])
+        let level = Level(LibrarySettings.current.preload)
         guard level != .off,
               let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), HostChannel.preloadSymbol) else { return }
         typealias Preload = @convention(c) (Int32) -> Void

@@ -171,8 +171,9 @@ void read_schema(bbt_module *module, const c10::FunctionSchema &schema) {
 // parallel region libgomp's workers spin for a while before they sleep, and so do the
 // pthreadpool's. With two pools of N threads on N cores, a model that alternates between
 // them (an optimize_for_mobile model: XNNPACK convolutions with ATen adds and pooling in
-// between) has the idle pool's spinning workers take the cores the busy pool needs: measured
-// 20x slower at 2 threads than at 1 on a 2-core machine. So a forward call runs OpenMP with
+// between) has the idle pool's spinning workers take the cores the busy pool needs: many times
+// slower at 2 threads than at 1 on a 2-core machine (results/model-benchmark.md, "PyTorch
+// Lite at 2 threads: before and after the library's thread rule"). So a forward call runs OpenMP with
 // 1 thread when the module's heavy operators are on the pthreadpool, and with the requested
 // count otherwise. The OpenMP count is a per-thread setting in libgomp, so it is set on the
 // calling thread before every call (cheap), which also covers calls from other threads.

@@ -2,9 +2,9 @@
 // as PyTorch Lite, so that libtorch's one-time work is done before the first real model.
 // (LiteRT needs none: with its library opened, a first .tflite load takes what later ones do.)
 //
-// Measured on this machine kind with libtorch already opened: the first fashion_cnn.ptl load
-// took 18-27 ms against 1-3 ms for later ones, and the model-file check's child, forked before
-// it, paid the same once more. A perf profile of that first load is mostly libtorch building
+// With libtorch already opened, the first fashion_cnn.ptl load took several times as long as
+// later ones, and the model-file check's child, forked before it, paid the same once more
+// (results/model-preload.md has the first and second model cell with and without this). A perf profile of that first load is mostly libtorch building
 // its table of operators on the first lookup (canonicalSchemaString, the schema-to-operator
 // hash table), interning symbols and first-touch page faults; TorchScript adds its compiler's
 // first use. None of that depends on the model, so a network of the same operator families

@@ -17,7 +17,8 @@ public enum LoadedLibraries {
     /// component of each line that names a file containing `.so`.
     ///
     /// Works on bytes, not on `String` lines: a cell host's map has a few hundred lines and
-    /// the engine reads it for every cell (splitting it as strings took about 2 ms a cell).
+    /// the engine reads it for every cell (splitting it as strings cost a visible share of a
+    /// trivial cell, results/kernel-latency.md).
     public static func names(inMaps bytes: [UInt8]) -> Set<String> {
         var names = Set<String>()
         for line in bytes.split(separator: UInt8(ascii: "\n")) {

@@ -1,3 +1,4 @@
+import BenchbookSettings
 import Foundation
 import CellEngine
 
@@ -27,8 +28,7 @@ public final class CodeCompletion: @unchecked Sendable {
     public init(engine: CellEngine) {
         self.engine = engine
         let work = engine.configuration.workDirectory
-        let environment = ProcessInfo.processInfo.environment["BENCHBOOK_SOURCEKIT_LSP"]
-        let executable = environment.map { URL(fileURLWithPath: $0) }
+        let executable = KernelSettings.current.sourceKitLSP.map { URL(fileURLWithPath: $0) }
             ?? engine.configuration.toolsDirectory.appendingPathComponent("sourcekit-lsp")
         session = LanguageServerSession(executable: executable, workDirectory: work)
         startLibraryLoad(engine.completionContext(), extracting: false)

@@ -1,3 +1,4 @@
+import BenchbookSettings
 import Foundation
 import CellEngine
 import JSONCore
@@ -20,8 +21,9 @@ import SystemSupport
 ///
 /// A start runs on a thread of its own (``startInBackground(_:)``): the process, the
 /// `initialize` handshake and the request that found no server, sent once so the server
-/// loads the standard library and the notebook's modules. That takes 1-2 s, and JupyterLab
-/// drops a completion answer after 1,000 ms (`providerTimeout`): the request that starts the
+/// loads the standard library and the notebook's modules. That can take longer than the
+/// 1,000 ms after which JupyterLab drops a completion answer (`providerTimeout`), more so
+/// under load (results/completion-latency.md has the first request's time): the request that starts the
 /// server, and every request until it is ready, is answered at once from the notebook's
 /// names and the library's API (``CompletionError/starting``), so the first Tab after the
 /// idle stop lists matches too. A server without a request for ``idleSeconds`` is stopped from the
@@ -55,15 +57,11 @@ final class LanguageServerSession: @unchecked Sendable {
     /// Document paths listed in the compile database for one server.
     static let generationsPerServer = 200
     /// Seconds without a request after which the server is stopped, so a student who is
-    /// not completing holds no language server (about 60 MB of its own memory and its share
-    /// of the toolchain's pages; results/cluster-class.md); the next request starts a new
+    /// not completing holds no language server (its own memory and its share of the
+    /// toolchain's pages: results/cluster-class.md); the next request starts a new
     /// one and is answered from the fallback until it is ready.
     /// `BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS` sets it (0: never stopped); default 60.
-    static let idleSeconds: Double = {
-        guard let text = ProcessInfo.processInfo.environment["BENCHBOOK_SOURCEKIT_LSP_IDLE_SECONDS"],
-              let seconds = Double(text), seconds >= 0 else { return 60 }
-        return seconds
-    }()
+    static let idleSeconds = KernelSettings.current.sourceKitLSPIdleSeconds
 
     private(set) var lifecycle = HelperLifecycle<LSPConnection>(helper: "SourceKit-LSP", policy: restartPolicy)
     private let executable: URL

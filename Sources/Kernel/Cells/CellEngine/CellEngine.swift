@@ -1,3 +1,4 @@
+import BenchbookSettings
 import CellSource
 import Foundation
 import GeneratedNames
@@ -67,8 +68,8 @@ public final class CellEngine: @unchecked Sendable {
         // loaded, not compiled: the compiler starts at the first cell that misses, and a
         // class starting together does not start a compiler per student it may never use.
         // `BENCHBOOK_COMPILER_WARMUP=always` warms it at start anyway (`never`: not even then).
-        let warmUpSetting = ProcessInfo.processInfo.environment["BENCHBOOK_COMPILER_WARMUP"]
-        guard warmUpSetting == "always" || (warmUpSetting != "never" && configuration.cellCache.shared.isEmpty) else { return }
+        let warmUpSetting = KernelSettings.current.compilerWarmUp
+        guard warmUpSetting == .always || (warmUpSetting == .auto && configuration.cellCache.shared.isEmpty) else { return }
         let compiler = self.compiler
         let warmUp = Thread { compiler.warmUp() }
         warmUp.name = "cell compiler warm-up"

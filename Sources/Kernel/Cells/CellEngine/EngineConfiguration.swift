@@ -1,3 +1,4 @@
+import BenchbookSettings
 import Foundation
 
 /// Where the cell engine finds the compiler and the notebook library, and where it
@@ -20,12 +21,12 @@ public struct EngineConfiguration: Sendable {
     /// functions or closures; see docs/executing-cells.md, "Optimised cells", for why not every cell);
     /// `%optimize` changes it for the kernel (see ``CellEngine/optimization``).
     /// `BENCHBOOK_OPTIMIZE=on|off|auto` in the kernel's environment chooses another start.
-    public var optimization = ProcessInfo.processInfo.environment["BENCHBOOK_OPTIMIZE"].flatMap(Optimization.init(rawValue:)) ?? .auto
+    public var optimization = Optimization(rawValue: KernelSettings.current.optimize) ?? .auto
     /// Where compiled cells are kept between kernels (``CellCache``): from
     /// `BENCHBOOK_CELL_CACHE`, `BENCHBOOK_CELL_CACHE_READONLY` and `BENCHBOOK_CELL_CACHE_SIZE_MB`.
-    public var cellCache = CellCacheSettings.from(environment: ProcessInfo.processInfo.environment)
+    public var cellCache = CellCacheSettings.from(KernelSettings.current, environment: ProcessInfo.processInfo.environment)
     /// How much of a cell's standard output and error the notebook is sent.
-    public var outputLimit = OutputLimit.standard
+    public var outputLimit = OutputLimit(KernelSettings.current.outputLimit)
     /// Where a cell's output past the limit is written (in `benchbook-output/`): the
     /// kernel's working directory, which Jupyter sets to the notebook's folder.
     public var outputDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -57,7 +58,8 @@ public struct EngineConfiguration: Sendable {
     /// `.swiftsourceinfo`): the compiler's search path for earlier cells. The compiler lists
     /// every search directory on each compile, so this one holds nothing else; in the work
     /// directory every cell would add its source, object and library to that listing too
-    /// (1,800 files after 300 cells cost swift-frontend 2 ms a compile on this machine kind).
+    /// (after 300 cells that is 1,800 files listed on every compile; results/kernel-latency.md
+    /// has the 100-cell notebook's times).
     public var cellModulesDirectory: URL { workDirectory.appendingPathComponent("modules") }
 
     /// The file in the library's `Modules/` that holds the API completion answers from

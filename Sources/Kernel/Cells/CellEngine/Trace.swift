@@ -1,9 +1,10 @@
+import BenchbookSettings
 import Foundation
 
 /// Timing of the engine's steps on standard error, when `BENCHBOOK_TRACE` is set.
 /// For finding where a cell's time goes; off by default.
 public enum Trace {
-    public static let isEnabled = ProcessInfo.processInfo.environment["BENCHBOOK_TRACE"] != nil
+    public static let isEnabled = KernelSettings.current.trace
 
     /// Logs how long a step took.
     public static func step(_ name: String, since start: DispatchTime) {

@@ -1,5 +1,5 @@
 /// A syntax error found before compiling, with where it is in the cell.
-public struct SyntaxProblem: Sendable, Equatable, Codable {
+public struct SyntaxProblem: Sendable, Equatable {
     public var message: String
     public var position: SourcePosition
 
@@ -14,7 +14,7 @@ public struct SyntaxProblem: Sendable, Equatable, Codable {
 ///
 /// Made by the cell parser (a separate process, see `benchbook-cell-parser`), so that cell
 /// text can never crash or freeze the kernel.
-public struct CellAnalysis: Sendable, Equatable, Codable {
+public struct CellAnalysis: Sendable, Equatable {
     /// The top-level items, in source order.
     public var items: [CellItem]
     /// Every identifier token in the cell (a superset of the names it uses).
@@ -74,7 +74,7 @@ public struct CellAnalysis: Sendable, Equatable, Codable {
 }
 
 /// Whether a piece of code is ready to run, for `is_complete_request`.
-public enum Completeness: Sendable, Equatable, Codable {
+public enum Completeness: Sendable, Equatable {
     case complete
     /// More input is expected; `indent` is the suggested indentation of the next line.
     case incomplete(indent: String)

@@ -1,5 +1,5 @@
 /// A place in a cell's source, 1-based, columns in UTF-8 bytes as the compiler counts them.
-public struct SourcePosition: Sendable, Equatable, Codable {
+public struct SourcePosition: Sendable, Equatable {
     public var line: Int
     public var column: Int
 
@@ -11,7 +11,7 @@ public struct SourcePosition: Sendable, Equatable, Codable {
 }
 
 /// A slice of a cell's source text with where it starts.
-public struct SourceSnippet: Sendable, Equatable, Codable {
+public struct SourceSnippet: Sendable, Equatable {
     public var text: String
     public var start: SourcePosition
     /// Text the engine inserted into `text` (positions in the user's cell), so that
@@ -27,7 +27,7 @@ public struct SourceSnippet: Sendable, Equatable, Codable {
 }
 
 /// Text inserted by the engine at a place in the user's cell.
-public struct Insertion: Sendable, Equatable, Codable {
+public struct Insertion: Sendable, Equatable {
     public var position: SourcePosition
     public var length: Int
 
@@ -40,7 +40,7 @@ public struct Insertion: Sendable, Equatable, Codable {
 
 /// What kind of declaration a name has; later cells import it by that kind
 /// (`@testable import struct Cell3.Point`).
-public enum DeclarationKind: String, Sendable, Codable {
+public enum DeclarationKind: String, Sendable {
     case `struct`, `class`, actor, `enum`, `protocol`, `typealias`, `func`, `var`
 
     /// The keyword of a scoped import of this kind (Swift imports an actor as a class).
@@ -51,7 +51,7 @@ public enum DeclarationKind: String, Sendable, Codable {
 }
 
 /// A name a top-level declaration makes visible to later cells.
-public struct DeclaredName: Sendable, Equatable, Codable {
+public struct DeclaredName: Sendable, Equatable {
     public var name: String
     public var kind: DeclarationKind
     /// What a later declaration must match to replace this one. For a function: its name,
@@ -73,7 +73,7 @@ public struct DeclaredName: Sendable, Equatable, Codable {
 }
 
 /// A `let`/`var` declaration kept at module scope, its names becoming notebook variables.
-public struct ModuleBinding: Sendable, Equatable, Codable {
+public struct ModuleBinding: Sendable, Equatable {
     public var snippet: SourceSnippet
     /// The names it binds, in order.
     public var names: [String]
@@ -102,7 +102,7 @@ public struct ModuleBinding: Sendable, Equatable, Codable {
 /// statements together in a closure at their place in the cell, and every name they bind at
 /// their top level becomes a notebook variable of the same name holding the value it had at
 /// the scope's end.
-public struct LocalScope: Sendable, Equatable, Codable {
+public struct LocalScope: Sendable, Equatable {
     /// The statements, in order (bindings among them are local to the scope).
     public var statements: [SourceSnippet]
     /// The names bound at the scope's top level, in order.
@@ -122,7 +122,7 @@ public struct LocalScope: Sendable, Equatable, Codable {
 }
 
 /// A name a ``LocalScope`` binds, which becomes a notebook variable.
-public struct ScopeExport: Sendable, Equatable, Codable {
+public struct ScopeExport: Sendable, Equatable {
     public var name: String
     /// `let` or `var`, after any attributes and modifiers written before it.
     public var introducer: String
@@ -147,7 +147,7 @@ public struct ScopeExport: Sendable, Equatable, Codable {
 /// notebook variable that a later cell gives its value (`var names: [String]` here,
 /// `names = ["a"]` there). Reading it first stops the cell with a message that says so;
 /// a constant can be given its value once.
-public struct UnsetBinding: Sendable, Equatable, Codable {
+public struct UnsetBinding: Sendable, Equatable {
     public var name: String
     public var type: String
     public var isConstant: Bool
@@ -164,7 +164,7 @@ public struct UnsetBinding: Sendable, Equatable, Codable {
 }
 
 /// One top-level item of a cell, classified for code generation.
-public enum CellItem: Sendable, Equatable, Codable {
+public enum CellItem: Sendable, Equatable {
     /// A declaration placed at module scope as written (type, function, computed variable,
     /// typealias), with the names it declares.
     case declaration(SourceSnippet, [DeclaredName])

@@ -5,16 +5,16 @@
 // every time. This process loads the compiler once, as the toolchain's in-process
 // SourceKit, and runs each compile there (SourceKit's `source.request.compile`).
 //
-// Requests and answers are JSON in HelperService's frames on standard input and output
+// Requests and answers are JSONCore's JSON in HelperService's frames on standard input and output
 // (``CompileRequest``, ``CompileResponse``). The only argument is the path of `libsourcekitdInProc.so`. The
 // kernel starts one beside itself, kills it when a cell is interrupted while compiling,
 // and starts swift-frontend instead when this process cannot compile.
 
+import BenchbookSettings
 import CMallocTuning
 import CSourceKit
-import CellSource
 import Foundation
-import HostProtocol
+import HelperProtocol
 import SystemSupport
 
 // A compile in progress must not outlive a kernel that was killed (its end of standard
@@ -22,11 +22,10 @@ import SystemSupport
 _ = try? CurrentProcess.whenParentExits { CurrentProcess.exitNow(status: 0) }
 // Each compile frees what it allocated and the next allocates it again. With glibc's
 // moving thresholds that memory goes back to the system and is faulted in again, more so
-// as the process ages (measured with getrusage on this machine kind: 410 page faults a
-// compile in a fresh process, 640-670 after 300 cells). Fixed thresholds keep it in the
-// process (410 after 300 cells; resident size after 300 cells 152 MB, 152-164 MB without
-// them): 32 MB, glibc's largest
-// mmap threshold, and a heap top given back only beyond 512 MB.
+// as the process ages (getrusage's page faults per compile grow with the cells compiled).
+// Fixed thresholds keep it in the process, with the page faults of a fresh process and no
+// more resident memory (results/cluster-class.md has the compiler's memory per student): 32 MB,
+// glibc's largest mmap threshold, and a heap top given back only beyond 512 MB.
 _ = bb_retain_freed_memory(32 << 20, 512 << 20)
 var failure = [CChar](repeating: 0, count: 1024)
 let opened = CommandLine.arguments.count == 2
@@ -60,18 +59,14 @@ func compile(_ request: CompileRequest) -> CompileResponse {
 /// (results/cluster-class.md has the before/after). Cells sent in a row (a notebook run
 /// from the top) keep the fixed thresholds' benefit. `BENCHBOOK_COMPILER_IDLE_TRIM_SECONDS`
 /// sets it (0: never); default 2 s.
-let idleTrimMilliseconds: Int32 = {
-    guard let text = ProcessInfo.processInfo.environment["BENCHBOOK_COMPILER_IDLE_TRIM_SECONDS"],
-          let seconds = Double(text), seconds >= 0 else { return 2000 }
-    return Int32(min(seconds, 86_400) * 1000)
-}()
+let idleTrimMilliseconds = Int32(KernelSettings.current.compilerIdleTrimSeconds * 1000)
 
 HelperService.serve(idle: .init(milliseconds: idleTrimMilliseconds) { _ = bb_release_freed_memory() }) { payload in
     let response: CompileResponse
     do {
-        response = compile(try JSONDecoder().decode(CompileRequest.self, from: Data(payload)))
+        response = compile(try CompileRequest(payload: payload))
     } catch {
         response = .unavailable("the cell compiler could not read the request: \(error)")
     }
-    return (try? Array(JSONEncoder().encode(response))) ?? []
+    return response.payload
 }

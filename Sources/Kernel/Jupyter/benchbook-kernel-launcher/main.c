@@ -11,9 +11,9 @@
 // Why: a Jupyter client connects to the five ports as soon as it has started the kernel.
 // A connection tried before the port is bound is refused, and ZeroMQ retries it only
 // after its reconnect interval (100 ms by default) - longer than the kernel takes to
-// start (its Swift libraries take about 8 ms to load before any code runs, and it binds
-// about 12 ms after it is started). This program is C: it reads the connection file and
-// listens on each TCP port about 3 ms after it is started, then hands the listening sockets
+// start (its Swift libraries load before any code runs, and it binds after them; the
+// start-up figures are in results/kernel-latency.md). This program is C: it reads the connection
+// file and listens on each TCP port before any library loads, then hands the listening sockets
 // to the kernel, which adopts them (ZMQ_USE_FD) instead of binding again.
 //
 // The sockets are passed as inherited descriptors named in BENCHBOOK_LISTENING_SOCKETS

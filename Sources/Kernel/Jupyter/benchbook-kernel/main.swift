@@ -5,6 +5,7 @@
 // The notebook library (libBenchbook.so, Modules/) and the cell host are found beside
 // this executable, as SwiftPM builds them.
 
+import BenchbookSettings
 import BenchbookKernel
 import CellCompletion
 import CellEngine
@@ -57,7 +58,8 @@ workDirectory.removeAtExit()
 DispatchQueue.global(qos: .utility).async { WorkDirectory.sweepStale() }
 var configuration = EngineConfiguration.beside(executable: selfPath)
 configuration.workDirectory = workDirectory.url
-do { configuration.outputLimit = try OutputLimit.from(environment: ProcessInfo.processInfo.environment) } catch { fail("\(error)") }
+// Every BENCHBOOK_* setting, the kernel's and the cell host's, checked before anything starts.
+do { _ = try KernelSettings.loaded.get(); _ = try LibrarySettings.loaded.get() } catch { fail("\(error)") }
 let kernel: Kernel
 do {
     kernel = try Kernel(connection: connection, listening: listening) { CellEngine(configuration: configuration) }

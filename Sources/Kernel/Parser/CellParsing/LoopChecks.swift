@@ -1,3 +1,4 @@
+import BenchbookSettings
 @_implementationOnly import SwiftSyntax
 import CellSource
 import GeneratedNames
@@ -27,7 +28,7 @@ struct LoopChecks {
 
     /// Set `BENCHBOOK_LOOP_CHECKS=0` in the kernel's environment to compile loops as
     /// written (to measure what the checks cost; interrupting such a loop restarts the host).
-    static let enabled = getenv("BENCHBOOK_LOOP_CHECKS").map { String(cString: $0) != "0" } ?? true
+    static let enabled = KernelSettings.current.loopChecks
 
     init(tree: SourceFileSyntax, converter: SourceLocationConverter) {
         guard Self.enabled else { return }

@@ -1,7 +1,7 @@
 import SystemSupport
 import CellSource
 import Foundation
-import HostProtocol
+import HelperProtocol
 
 /// The cell parser's side of its helper process: JSON requests and answers in
 /// ``HelperService``'s frames, one at a time, until the kernel closes the pipe.
@@ -20,11 +20,11 @@ public enum ParserService {
             HelperService.serve { payload in
                 let response: ParserResponse
                 do {
-                    response = answer(try JSONDecoder().decode(ParserRequest.self, from: Data(payload)))
+                    response = answer(try ParserRequest(payload: payload))
                 } catch {
                     response = .rejected("the cell parser could not read the request: \(error)")
                 }
-                return (try? Array(JSONEncoder().encode(response))) ?? []
+                return response.payload
             }
         }
         thread.stackSize = stackSize

@@ -1,3 +1,4 @@
+import BenchbookSettings
 import Foundation
 
 /// Reads the RAPL energy counters Linux exposes under `/sys/class/powercap`, where the
@@ -78,7 +79,7 @@ public struct EnergyMeter: Sendable, Equatable {
     /// The meter benchmarks use: ``open(root:)`` on `$BENCHBOOK_POWERCAP_ROOT` when set, else
     /// on ``defaultRoot``.
     public static func forBenchmarks() -> Availability {
-        let root = ProcessInfo.processInfo.environment[rootVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let root = LibrarySettings.current.powercapRoot
         return open(root: root ?? defaultRoot)
     }
 

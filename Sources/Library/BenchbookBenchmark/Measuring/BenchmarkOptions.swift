@@ -25,8 +25,8 @@ public struct BenchmarkOptions: Sendable, Equatable, Codable {
     public var showsProgress: Bool
     /// The most samples a result keeps (and a record writes). Past it, neighbouring samples
     /// are summarised two by two, each then the mean of twice as many runs, so the runs of
-    /// a body that takes nanoseconds (`%benchmark` over `1 + 1` made 11.3 M of them in its
-    /// second, a 228 MB record) cost bounded memory and a bounded record, and every run is
+    /// a body that takes nanoseconds (`%benchmark` over `1 + 1` makes millions of them a
+    /// second, a record of hundreds of megabytes) cost bounded memory and a bounded record, and every run is
     /// still counted (``BenchmarkResult/runCount``).
     public var maximumSamples: Int
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads the monotonic clock in nanoseconds (`clock_gettime(CLOCK_MONOTONIC)`, a vDSO call
-/// on Linux that costs about 20 ns and never goes back when the wall clock is set).
+/// on Linux, cheap (results/benchmark-overhead.txt has the harness's overhead) and never
+/// going back when the wall clock is set).
 @inline(__always)
 func monotonicNanoseconds() -> UInt64 {
     var now = timespec()

@@ -1,3 +1,4 @@
+import BenchbookSettings
 import Foundation
 import BenchbookRuntime
 
@@ -95,13 +96,18 @@ public struct BenchmarkRecord: Sendable, Equatable, Codable {
     /// directory. So an interactive run never writes over the published records in `results/`;
     /// `make run RECORDS_DIR=$PWD/results` (which sets the variable) is how those are refreshed.
     public static var defaultDirectory: URL {
-        directory(environment: ProcessInfo.processInfo.environment,
+        directory(settings: LibrarySettings.current,
                   current: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
     }
 
     /// ``defaultDirectory`` for a given environment and current directory.
     static func directory(environment: [String: String], current: URL) -> URL {
-        if let path = environment["BENCHBOOK_RESULTS_DIR"], !path.isEmpty {
+        directory(settings: (try? LibrarySettings(environment: environment)) ?? LibrarySettings(), current: current)
+    }
+
+    /// ``defaultDirectory`` for given settings and current directory.
+    static func directory(settings: LibrarySettings, current: URL) -> URL {
+        if let path = settings.resultsDirectory {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
         return resultsDirectory(from: current).appendingPathComponent("latest", isDirectory: true)

@@ -11,7 +11,8 @@ import Foundation
 /// interval (a notebook re-executed on the same record shows the same figures).
 ///
 /// Cost: one pass over a counting array per resample (the samples are ranked once), so
-/// 2,000 resamples of 5,000 runs take about 20 ms; intervals are computed when asked for,
+/// 2,000 resamples of 5,000 runs are quick (results/benchmark-overhead.txt has the harness's
+/// costs); intervals are computed when asked for,
 /// never while a benchmark measures. Above ``largeSample`` runs (a benchmark of a very short
 /// closure), where resampling would take seconds, the large-sample forms are used instead:
 /// a percentile's interval from the ranks a binomial count of runs below it allows (exact

@@ -1,4 +1,5 @@
 internal import CLiteRT
+import BenchbookSettings
 import Foundation
 
 /// Finds and opens LiteRT's `libLiteRt.so`, which ships inside the PyPI wheel
@@ -38,11 +39,12 @@ enum LiteRTLibrary {
     /// The first existing candidate and every place looked at.
     /// - Parameter environment: the process environment; a set `BENCHBOOK_LITERT_LIBRARY`
     ///   is the only place looked at.
-    static func candidatePaths(environment: [String: String] = ProcessInfo.processInfo.environment)
+    static func candidatePaths(environment: [String: String]? = nil)
         -> (found: String?, searched: [String]) {
         var searched: [String] = []
         let fileManager = FileManager.default
-        if let explicit = environment[environmentVariable], !explicit.isEmpty {
+        let settings = environment.map { (try? LibrarySettings(environment: $0)) ?? LibrarySettings() } ?? .current
+        if let explicit = settings.liteRTLibrary {
             searched.append(explicit + " (\(environmentVariable))")
             return (fileManager.fileExists(atPath: explicit) ? explicit : nil, searched)
         }

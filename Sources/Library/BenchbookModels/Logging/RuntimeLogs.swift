@@ -1,6 +1,7 @@
 internal import CExecuTorch
 internal import CLiteRT
 internal import CTorch
+import BenchbookSettings
 import Foundation
 
 /// The log lines of the model runtimes (LiteRT, libtorch, ExecuTorch): kept out of the notebook by
@@ -117,8 +118,7 @@ public enum RuntimeLogs {
         private var values: Values
 
         init() {
-            let setting = ProcessInfo.processInfo.environment[RuntimeLogs.environmentVariable]?.lowercased()
-            values = Values(enabled: ["1", "true", "yes"].contains(setting ?? ""))
+            values = Values(enabled: LibrarySettings.current.runtimeLogs)
         }
 
         func withLock<R>(_ body: (inout Values) -> R) -> R {

@@ -96,7 +96,7 @@ public final class Model {
     /// on the old pool, before its own next run). libtorch has one intra-op thread count per process: a libtorch
     /// model given a count (here or in ``ModelOptions/threads``) sets it, and sets it again
     /// before a run when another model changed it meanwhile, so models loaded with different
-    /// counts each run with their own (switching costs a new thread pool, about 0.1 ms). A
+    /// counts each run with their own (switching costs a new thread pool). A
     /// libtorch model whose work runs on libtorch's XNNPACK/QNNPACK pool (PyTorch Lite files
     /// and QNNPACK int8 models) runs its few ATen operators on one OpenMP thread, so the
     /// two pools never compete for the cores (with both at 2 threads, PyTorch Lite ran 20x

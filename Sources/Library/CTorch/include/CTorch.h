@@ -4,8 +4,8 @@
 /* The libtorch interface the notebook library calls (the bbt_ functions of CTorchShim.h),
  * loaded on first use.
  *
- * libtorch takes most of the time a process needs to load the notebook library (about
- * 0.4 s of relocations on this machine kind, more under load), and most notebooks never
+ * libtorch takes most of the time a process needs to load the notebook library (its
+ * relocations; results/model-preload.md has what loading it costs a cell), and most notebooks never
  * touch it before their first model. So the C++ shim and libtorch live in their own
  * library, libBenchbookTorch.so, beside the notebook library; the bbt_ functions here
  * forward to it and open it the first time one is called. bbt_open opens it explicitly

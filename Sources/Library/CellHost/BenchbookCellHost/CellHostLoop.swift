@@ -1,5 +1,6 @@
 internal import BenchbookRuntime
 internal import CCellHost
+import BenchbookSettings
 import Foundation
 internal import HostProtocol
 
@@ -64,7 +65,7 @@ public func _benchbookCellHostServe() -> Int32 {
 
 /// `BENCHBOOK_SNAPSHOTS=0` in the kernel's environment turns snapshots off (to measure
 /// what they cost; a crash then loses the variables of earlier cells).
-private let snapshotsEnabled = ProcessInfo.processInfo.environment["BENCHBOOK_SNAPSHOTS"] != "0"
+private let snapshotsEnabled = LibrarySettings.current.snapshots
 
 /// Where ``takeSnapshot(afterCell:channel:)`` left this process.
 private enum SnapshotOutcome {

@@ -1,3 +1,4 @@
+import BenchbookSettings
 import Foundation
 
 /// The key of a cell's compile: the SHA-256 of everything that decides the library and
@@ -50,9 +51,11 @@ enum CellCacheKey {
         }
         digest.update(file: configuration.library)
         for map in moduleMaps { digest.update(field: map.path); digest.update(file: map) }
-        let environment = ProcessInfo.processInfo.environment
-        for variable in ["BENCHBOOK_LOOP_CHECKS", "BENCHBOOK_CROSS_MODULE", "BENCHBOOK_LINE_TABLES", "BENCHBOOK_CELL_FLAGS"] {
-            digest.update(field: "\(variable)=\(environment[variable] ?? "")")
+        let settings = KernelSettings.current
+        for (variable, value) in [("BENCHBOOK_LOOP_CHECKS", "\(settings.loopChecks)"), ("BENCHBOOK_CROSS_MODULE", "\(settings.crossModule)"),
+                                  ("BENCHBOOK_LINE_TABLES", "\(settings.lineTables)"),
+                                  ("BENCHBOOK_CELL_FLAGS", settings.cellFlags.joined(separator: " "))] {
+            digest.update(field: "\(variable)=\(value)")
         }
         return digest.finish()
     }

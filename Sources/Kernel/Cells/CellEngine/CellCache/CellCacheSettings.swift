@@ -1,3 +1,4 @@
+import BenchbookSettings
 import Foundation
 
 /// Where compiled cells are kept between kernels (see ``CellCache``).
@@ -33,13 +34,22 @@ public struct CellCacheSettings: Sendable, Equatable {
     public var isOff: Bool { own == nil && shared.isEmpty }
 
     /// The settings an environment asks for (see the type's description).
-    /// - Parameter environment: the kernel's environment.
+    /// - Parameter environment: the variables (`BENCHBOOK_CELL_CACHE...`, `HOME`, `XDG_CACHE_HOME`);
+    ///   a `BENCHBOOK_` value the settings do not take counts as unset.
     public static func from(environment: [String: String]) -> CellCacheSettings {
+        from((try? KernelSettings(environment: environment)) ?? KernelSettings(), environment: environment)
+    }
+
+    /// The settings the kernel's settings ask for.
+    /// - Parameters:
+    ///   - settings: the kernel's settings (`BENCHBOOK_CELL_CACHE`, `..._READONLY`, `..._SIZE_MB`).
+    ///   - environment: where `HOME` and `XDG_CACHE_HOME` are read, for the standard place.
+    public static func from(_ settings: KernelSettings, environment: [String: String]) -> CellCacheSettings {
         let own: URL?
-        switch environment["BENCHBOOK_CELL_CACHE"]?.trimmingCharacters(in: .whitespaces) {
-        case "off", "0", "none": own = nil
-        case let path? where !path.isEmpty: own = URL(fileURLWithPath: path, isDirectory: true)
-        default:
+        switch settings.cellCache {
+        case .off: own = nil
+        case .directory(let path): own = URL(fileURLWithPath: path, isDirectory: true)
+        case .standard:
             if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") {
                 own = URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent("benchbook/cells", isDirectory: true)
             } else if let home = environment["HOME"], home.hasPrefix("/") {
@@ -48,10 +58,8 @@ public struct CellCacheSettings: Sendable, Equatable {
                 own = nil
             }
         }
-        let shared = (environment["BENCHBOOK_CELL_CACHE_READONLY"] ?? "").split(separator: ":")
-            .map { URL(fileURLWithPath: String($0), isDirectory: true) }
+        let shared = settings.cellCacheReadOnly.map { URL(fileURLWithPath: $0, isDirectory: true) }
             .filter { $0.standardizedFileURL != own?.standardizedFileURL }
-        let megabytes = environment["BENCHBOOK_CELL_CACHE_SIZE_MB"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
-        return CellCacheSettings(own: own, shared: shared, sizeLimit: megabytes.map { $0 * 1_000_000 } ?? defaultSizeLimit)
+        return CellCacheSettings(own: own, shared: shared, sizeLimit: settings.cellCacheSizeMB.map { $0 * 1_000_000 } ?? defaultSizeLimit)
     }
 }

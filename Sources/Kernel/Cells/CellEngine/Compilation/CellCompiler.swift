@@ -1,3 +1,4 @@
+import BenchbookSettings
 import SystemSupport
 import CellSource
 import Foundation
@@ -74,7 +75,8 @@ final class CellCompiler: @unchecked Sendable {
     /// precompiled module it has checked since the session file was written, which is when
     /// the kernel started. A header that changes while a kernel runs is seen after a restart
     /// (as is a rebuilt notebook library, which the cell host has loaded already).
-    /// Checking every cell costs 3-7 ms of a trivial cell's 30 ms compile on this machine kind.
+    /// Checking every cell costs a noticeable share of a trivial cell's compile (`BENCHBOOK_TRACE=1`
+    /// shows the steps; results/kernel-latency.md has the trivial cell's time).
     static func sessionFlags(work: URL) -> [String] {
         let session = work.appendingPathComponent("clang-build-session")
         guard (try? FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)) != nil,
@@ -99,12 +101,11 @@ final class CellCompiler: @unchecked Sendable {
     /// Line tables (no variable info) so a crash's frames map to the cell's lines
     /// (`#sourceLocation` names the file after the cell label). `BENCHBOOK_LINE_TABLES=0`
     /// leaves them out, to measure what they cost.
-    static let lineTableFlags = ProcessInfo.processInfo.environment["BENCHBOOK_LINE_TABLES"] == "0" ? [] : ["-gline-tables-only"]
+    static let lineTableFlags = KernelSettings.current.lineTables ? ["-gline-tables-only"] : []
 
     /// Extra frontend flags for every cell, from `BENCHBOOK_CELL_FLAGS` (space-separated),
     /// to measure what a flag costs or gains.
-    static let extraFlags = (ProcessInfo.processInfo.environment["BENCHBOOK_CELL_FLAGS"] ?? "")
-        .split(separator: " ").map(String.init)
+    static let extraFlags = KernelSettings.current.cellFlags
 
     /// Compiles a module into `lib<module>.so` in the work directory.
     /// - Parameters:
@@ -237,7 +238,7 @@ final class CellCompiler: @unchecked Sendable {
     /// lines, and a trap in one must name its own cell and line. `BENCHBOOK_CROSS_MODULE=off`
     /// leaves every cell out, to measure.
     static func crossModuleFlags(_ wanted: Bool) -> [String] {
-        wanted && ProcessInfo.processInfo.environment["BENCHBOOK_CROSS_MODULE"] != "off" ? ["-cross-module-optimization"] : []
+        wanted && KernelSettings.current.crossModule ? ["-cross-module-optimization"] : []
     }
 
     /// swift-frontend's arguments for compiling `source` to `object`.

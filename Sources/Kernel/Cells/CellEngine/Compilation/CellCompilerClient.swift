@@ -1,6 +1,7 @@
+import BenchbookSettings
 import CellSource
 import Foundation
-import HostProtocol
+import HelperProtocol
 import SystemSupport
 
 /// The kernel's side of the cell compiler process (`benchbook-cell-compiler`), which keeps
@@ -32,7 +33,7 @@ final class CellCompilerClient: Sendable {
 
     /// The compiler's memory cap (as for a swift-frontend step).
     static let limits = ResourceLimits(addressSpaceBytes: 16 << 30)
-    static let isEnabled = ProcessInfo.processInfo.environment["BENCHBOOK_COMPILE_SERVER"] != "0"
+    static let isEnabled = KernelSettings.current.compileServer
 
     private let helper: HelperProcess?
 
@@ -63,18 +64,16 @@ final class CellCompilerClient: Sendable {
         guard let helper else { return .unavailable("BENCHBOOK_COMPILE_SERVER=0") }
         if cancellation.isCancelled { return .interrupted }
         let answer: [UInt8]
-        do {
-            answer = try helper.exchange(Array(JSONEncoder().encode(CompileRequest(arguments: arguments))), tracker: cancellation)
-        } catch let error as HelperProcess.ExchangeError {
+        do throws(HelperProcess.ExchangeError) {
+            answer = try helper.exchange(CompileRequest(arguments: arguments).payload, tracker: cancellation)
+        } catch {
             if cancellation.isCancelled { return .interrupted }
             switch error {
             case .unavailable(let reason): return .unavailable(reason.description)
             case .timedOut(let status), .ended(let status): return .unavailable("the cell compiler stopped (\(status))")
             }
-        } catch {
-            return .unavailable("the compile request could not be encoded: \(error)")
         }
-        switch try? JSONDecoder().decode(CompileResponse.self, from: Data(answer)) {
+        switch try? CompileResponse(payload: answer) {
         case .succeeded?: return .succeeded
         case .failed(let diagnostics)?: return .failed(diagnostics)
         case .unavailable(let reason)?: return .unavailable(helper.fail(reason).description)

@@ -7,8 +7,8 @@ import Foundation
 /// Calling the linker directly saves clang's driver start-up, while keeping exactly the
 /// start files (`crti.o`, `crtbeginS.o`, ...) and flags clang chooses for this system.
 /// Gold is asked for first and lld second: a cell's link is tiny, so the linker's own
-/// start-up dominates it (about 2 ms for gold against 9 ms for the toolchain's 100 MB
-/// lld, measured on this machine kind; the whole link 9.6 against 13.6 ms).
+/// start-up dominates it, and gold starts faster than the toolchain's 100 MB lld
+/// (`BENCHBOOK_TRACE=1` shows the link step; results/kernel-latency.md has a cell's time).
 struct LinkCommand {
     static let objectPlaceholder = "benchbook-objects-placeholder.o"
     static let outputPlaceholder = "benchbook-output-placeholder.so"
@@ -56,7 +56,7 @@ struct LinkCommand {
         }
         // Search paths serve only `-l` names, and gold lists every search directory when it
         // starts (a system library directory holds thousands of files): with no library
-        // left to find, they cost more than the rest of a cell's link (1.6 of 5.8 ms).
+        // left to find, they cost a large share of a cell's link (`BENCHBOOK_TRACE=1` shows it).
         if arguments.contains(where: { $0.hasPrefix("-l") }) { return (linker, arguments) }
         return (linker, Self.withoutSearchPaths(arguments))
     }

@@ -3,8 +3,8 @@ import SystemSupport
 /// What the ready cell host has loaded, for a cell's link to leave out (see ``CellCompiler``).
 ///
 /// The host's map (`/proc/<pid>/maps`) grows by three lines with every cell library it
-/// opens, and reading it sits on every cell's critical path: 0.2 ms for a new host, 0.45 ms
-/// after 100 cells, 1.1 ms after 300 on this machine kind. But a host never unloads a
+/// opens, and reading it sits on every cell's critical path, longer with every cell (the
+/// 100-cell notebook in results/kernel-latency.md is where it shows). But a host never unloads a
 /// library (cell libraries stay open so their values stay valid; the runtime and the
 /// notebook library are its dependencies), so a library once seen in a host's map stays
 /// loaded in that host. The map is therefore read again only when a question names a

@@ -1,3 +1,4 @@
+import BenchbookSettings
 import Foundation
 
 /// How much of a cell's standard output and error the notebook is sent; the rest goes to a
@@ -25,32 +26,28 @@ public struct OutputLimit: Sendable, Equatable, CustomStringConvertible {
     /// Creates a limit of `bytes` (nil: none).
     public init(bytes: Int?) { self.bytes = bytes }
 
+    /// The limit a setting gives.
+    /// - Parameter setting: ``KernelSettings/outputLimit``.
+    public init(_ setting: KernelSettings.Size) {
+        switch setting {
+        case .bytes(let count): self.init(bytes: count)
+        case .unlimited: self.init(bytes: nil)
+        }
+    }
+
     /// The limit written as `BENCHBOOK_OUTPUT_LIMIT` takes it: `10M`, `500k`, `0`.
     /// - Returns: nil when the text is not a size.
     public init?(parsing text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let multipliers: [Character: Int] = ["k": 1_000, "K": 1_000, "M": 1_000_000, "G": 1_000_000_000]
-        var digits = Substring(trimmed)
-        var multiplier = 1
-        if let last = digits.last, let found = multipliers[last] {
-            multiplier = found
-            digits = digits.dropLast()
-        } else if digits.hasSuffix("B") || digits.hasSuffix("b") {
-            return nil
-        }
-        guard let value = Int(digits), value >= 0 else { return nil }
-        let (total, overflow) = value.multipliedReportingOverflow(by: multiplier)
-        guard !overflow else { return nil }
-        self.init(bytes: total == 0 ? nil : total)
+        guard let size = KernelSettings.size(parsing: text) else { return nil }
+        self.init(size)
     }
 
-    /// The limit the kernel's environment sets, or ``standard``.
+    /// The limit an environment sets, or ``standard``.
     /// - Parameter environment: the variables to read.
-    /// - Throws: ``OutputLimitError`` when the variable is set to something that is not a size.
-    public static func from(environment: [String: String]) throws(OutputLimitError) -> OutputLimit {
+    /// - Throws: ``SettingsError`` when the variable is set to something that is not a size.
+    public static func from(environment: [String: String]) throws(SettingsError) -> OutputLimit {
         guard let text = environment[environmentVariable] else { return .standard }
-        guard let limit = OutputLimit(parsing: text) else { throw OutputLimitError(text: text) }
-        return limit
+        return OutputLimit(try KernelSettings.outputLimit(text))
     }
 
     public var description: String { bytes.map(Self.size) ?? "no limit" }
@@ -63,14 +60,5 @@ public struct OutputLimit: Sendable, Equatable, CustomStringConvertible {
         case ..<1_000_000_000: return String(format: "%.1f MB", Double(count) / 1e6)
         default: return String(format: "%.1f GB", Double(count) / 1e9)
         }
-    }
-}
-
-/// `BENCHBOOK_OUTPUT_LIMIT` is set to something that is not a size.
-public struct OutputLimitError: Error, CustomStringConvertible {
-    /// The variable's text.
-    public var text: String
-    public var description: String {
-        "\(OutputLimit.environmentVariable)=\(text) is not a size: write a number of bytes, optionally with k, M or G (10M is 10,000,000), or 0 for no limit"
     }
 }

@@ -1,7 +1,7 @@
 import SystemSupport
 import CellSource
 import Foundation
-import HostProtocol
+import HelperProtocol
 
 /// Why the cell parser gave no analysis.
 enum CellParserError: Error, Sendable, Equatable {
@@ -85,21 +85,19 @@ final class CellParserClient: Sendable {
                          cancellation: CellCancellation?) throws(CellParserError) -> ParserResponse {
         let budget = Self.processorBudget(forBytes: source.utf8.count)
         let answer: [UInt8]
-        do {
-            answer = try helper.exchange(Array(JSONEncoder().encode(request)),
+        do throws(HelperProcess.ExchangeError) {
+            answer = try helper.exchange(request.payload,
                                          deadline: .now + .milliseconds(Int64(Self.hangGuard(forBudget: budget) * 1000)),
                                          processorSeconds: budget, tracker: cancellation)
-        } catch let error as HelperProcess.ExchangeError {
+        } catch {
             if cancellation?.isCancelled == true { throw .cancelled }
             switch error {
             case .unavailable(let reason): throw .unavailable(reason.description)
             case .timedOut: throw .timedOut(seconds: budget, nesting: NestingScan(source))
             case .ended(let status): throw .crashed(status)
             }
-        } catch {
-            throw .unavailable("the request could not be encoded: \(error)")
         }
-        guard let response = try? JSONDecoder().decode(ParserResponse.self, from: Data(answer)) else {
+        guard let response = try? ParserResponse(payload: answer) else {
             throw .crashed(helper.stop() ?? .exited(code: 1))
         }
         return response

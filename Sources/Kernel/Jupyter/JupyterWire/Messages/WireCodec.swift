@@ -27,8 +27,9 @@ public struct WireCodec: Sendable {
 
     /// The most JSON values one message's frames may hold together. Reading a value costs
     /// time and memory on the thread that receives the message (the shell thread serves
-    /// nothing else meanwhile), so the budget bounds both: a signed 50 MB message of 5 M
-    /// small objects held the shell thread 28 s and took 1.37 GB. A cell's text is one
+    /// nothing else meanwhile), so the budget bounds both: without it, a signed 50 MB message
+    /// of millions of small objects held the shell thread for seconds and took gigabytes
+    /// (`make test-hostile` sends such messages). A cell's text is one
     /// value however long; bulk data belongs in binary buffers, which are not read.
     public static let maximumValues = 1_000_000
 
