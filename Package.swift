@@ -130,7 +130,7 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "BenchbookRuntime", dependencies: ["CCellHost", "GeneratedNames", "HostProtocol", "SystemSupport", "JSONCore"], path: "Sources/Library/BenchbookRuntime"),
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"], path: "Sources/Library/BenchbookTensor"),
-        .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto"], path: "Sources/Library/BenchbookBenchmark"),
+        .target(name: "BenchbookBenchmark", dependencies: ["BenchbookRuntime", "CLibCrypto", "SystemSupport"], path: "Sources/Library/BenchbookBenchmark"),
         .target(name: "BenchbookCharts", dependencies: ["BenchbookRuntime", "BenchbookBenchmark", "CCairo"], path: "Sources/Library/BenchbookCharts"),
         .target(name: "CImageCodecs", path: "Sources/Library/CImageCodecs",
                 linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
@@ -161,6 +161,8 @@ let package = Package(
 
         // MARK: Tools (Sources/Tools): the library's command-line side, for the Makefile and the Python drivers
         .executableTarget(name: "benchbook-bench", dependencies: ["BenchbookBenchmark", "JSONCore"], path: "Sources/Tools/benchbook-bench"),
+        // Measures one model variant in a fresh process for Benchmark.acrossProcesses (result on fd 3).
+        .executableTarget(name: "benchbook-bench-worker", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "BenchbookTensor", "SystemSupport"], path: "Sources/Tools/benchbook-bench-worker"),
         .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage", "BenchbookTensor", "JSONCore"], path: "Sources/Tools/benchbook-preprocess-bench"),
         .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "BenchbookRuntime", "BenchbookTensor", "JSONCore"], path: "Sources/Tools/benchbook-models"),
 
@@ -179,7 +181,7 @@ let package = Package(
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .testTarget(name: "CellCompletionTests", dependencies: ["CellCompletion", "CellEngine", "EngineTestSupport"]),
         .testTarget(name: "BenchbookTensorTests", dependencies: ["BenchbookTensor"]),
-        .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark", "BenchbookRuntime"]),
+        .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark", "BenchbookRuntime", "SystemSupport"]),
         .testTarget(name: "BenchbookChartsTests", dependencies: ["BenchbookCharts", "BenchbookBenchmark", "BenchbookRuntime"]),
         .testTarget(name: "BenchbookImageTests", dependencies: ["BenchbookImage", "BenchbookRuntime", "BenchbookTensor"]),
         .testTarget(name: "BenchbookModelsTests", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "BenchbookRuntime", "BenchbookTensor"]),
