@@ -17,7 +17,7 @@ bench-worker: setup ## build the benchmark worker (benchbook-bench-worker) and t
 	$(SWIFT_BUILD) --product benchbook-bench-worker
 	$(SWIFT_BUILD) --product benchbook-models
 
-bench-spread: bench-worker models ## measure the run-to-run spread on this processor (results/latency-spread.json)
+bench-spread: bench-worker $(EFFICIENTNET_MODELS) ## measure the run-to-run spread on this processor (results/latency-spread.json)
 	$(MODELS_BIN) spread --runs $(SPREAD_RUNS) --pause $(SPREAD_PAUSE) --processes $(SPREAD_PROCESSES) \
 		--out $(SPREAD_FILE) "TFLite fp32=$(GENERATED_DIR)/efficientnet_lite0.tflite" \
 		"PyTorch Lite fp32=$(GENERATED_DIR)/efficientnet_lite0.ptl" "TFLite int8=$(GENERATED_DIR)/efficientnet_lite0_int8.tflite"
