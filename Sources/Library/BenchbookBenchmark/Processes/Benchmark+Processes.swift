@@ -14,7 +14,7 @@ extension Benchmark {
     /// let dir = "../models/generated/"
     /// let variants = [ModelVariant("TFLite fp32", model: dir + "efficientnet_lite0.tflite", input: .photo("data/photos/coffee.png")),
     ///                 ModelVariant("TFLite int8", model: dir + "efficientnet_lite0_int8.tflite", input: .photo("data/photos/coffee.png"))]
-    /// let table = try Benchmark("fp32 vs int8", options: .quick).acrossProcesses(variants, processes: 5)
+    /// let table = try Benchmark("fp32 vs int8", options: .quick).acrossProcesses(variants, processes: 3)
     /// table.results[1].compared(with: table.results[0])   // round by round, interval across processes
     /// ```
     /// - Parameters:
