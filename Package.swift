@@ -132,12 +132,12 @@ let package = Package(
         // notebook library so that the host and every cell share one copy of its state; and the
         // process, which loads the library and enters that loop.
         .target(name: "CCellHost", dependencies: ["CHostSeam", "CSystemSupport"], path: "Sources/Library/CellHost/CCellHost"),
-        .target(name: "BenchbookCellHost", dependencies: ["BenchbookSettings", "BenchbookRuntime", "CCellHost", "HostProtocol"], path: "Sources/Library/CellHost/BenchbookCellHost"),
+        .target(name: "BenchbookCellHost", dependencies: ["BenchbookSettings", "BenchbookRuntime", "CCellHost", "HostProtocol", "JSONCore"], path: "Sources/Library/CellHost/BenchbookCellHost"),
         .executableTarget(name: "benchbook-cell-host", dependencies: ["HostProtocol", "SystemSupport"], path: "Sources/Library/CellHost/benchbook-cell-host",
                           swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "BenchbookRuntime", dependencies: ["BenchbookSettings", "CCellHost", "GeneratedNames", "HostProtocol", "SystemSupport", "JSONCore"], path: "Sources/Library/BenchbookRuntime"),
         .target(name: "BenchbookTensor", dependencies: ["BenchbookRuntime"], path: "Sources/Library/BenchbookTensor"),
-        .target(name: "BenchbookBenchmark", dependencies: ["BenchbookSettings", "BenchbookRuntime", "CLibCrypto"], path: "Sources/Library/BenchbookBenchmark"),
+        .target(name: "BenchbookBenchmark", dependencies: ["BenchbookSettings", "BenchbookRuntime", "CLibCrypto", "SystemSupport"], path: "Sources/Library/BenchbookBenchmark"),
         .target(name: "BenchbookCharts", dependencies: ["BenchbookRuntime", "BenchbookBenchmark", "CCairo"], path: "Sources/Library/BenchbookCharts"),
         .target(name: "CImageCodecs", path: "Sources/Library/CImageCodecs",
                 linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("z")]),
@@ -172,6 +172,8 @@ let package = Package(
         // (results/helper-messages.md, make bench-messages).
         .executableTarget(name: "benchbook-message-bench", dependencies: ["CellParsing", "CellSource", "HelperProtocol"], path: "Sources/Tools/benchbook-message-bench",
                           swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+        // Measures one model variant in a fresh process for Benchmark.acrossProcesses (result on fd 3).
+        .executableTarget(name: "benchbook-bench-worker", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "BenchbookTensor", "SystemSupport"], path: "Sources/Tools/benchbook-bench-worker"),
         .executableTarget(name: "benchbook-preprocess-bench", dependencies: ["BenchbookImage", "BenchbookTensor", "JSONCore"], path: "Sources/Tools/benchbook-preprocess-bench"),
         .executableTarget(name: "benchbook-models", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "BenchbookRuntime", "BenchbookTensor", "JSONCore"], path: "Sources/Tools/benchbook-models"),
 
@@ -190,7 +192,7 @@ let package = Package(
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .testTarget(name: "CellCompletionTests", dependencies: ["CellCompletion", "CellEngine", "EngineTestSupport"]),
         .testTarget(name: "BenchbookTensorTests", dependencies: ["BenchbookTensor"]),
-        .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark", "BenchbookRuntime"]),
+        .testTarget(name: "BenchbookBenchmarkTests", dependencies: ["BenchbookBenchmark", "BenchbookRuntime", "BenchbookSettings", "SystemSupport"]),
         .testTarget(name: "BenchbookChartsTests", dependencies: ["BenchbookCharts", "BenchbookBenchmark", "BenchbookRuntime"]),
         .testTarget(name: "BenchbookImageTests", dependencies: ["BenchbookImage", "BenchbookRuntime", "BenchbookTensor"]),
         .testTarget(name: "BenchbookModelsTests", dependencies: ["BenchbookModels", "BenchbookImage", "BenchbookBenchmark", "BenchbookRuntime", "BenchbookTensor"]),

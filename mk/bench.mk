@@ -19,7 +19,7 @@ bench-fixtures: venv ## regenerate the NumPy statistics reference
 # then charts, progress, interrupt and records inside the installed kernel.
 test-bench: bench-tool kernelspec ## benchmark records and charts, from Swift and in the kernel
 	BENCHBOOK_BENCH_BIN=$(BENCH_BIN) $(PYTHON) -m pytest -q Tests/python/test_benchmark_records.py \
-	  Tests/python/test_benchmark_kernel.py
+	  Tests/python/test_benchmark_kernel.py Tests/python/test_benchmark_processes.py
 
 # Harness overhead figures: results/benchmark-overhead.{txt,json}.
 bench-overhead: bench-tool ## harness overhead figures (results/benchmark-overhead.*)

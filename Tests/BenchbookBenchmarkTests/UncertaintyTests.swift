@@ -224,12 +224,28 @@ extension SerialBenchmarkTests {
         let history = try BenchmarkHistory(directory: directory, prefix: "notebook-")
         #expect(history.records.count == 2)
         let now = BenchmarkTable(title: "formats", results: [result("fp32", 1, 0.013), result("int8", 1, 0.008), result("fp32", 2, 0.006)])
-        let table = history.compare(now)
+        // The run-to-run spread measured on this processor is the band (three runs within about 1 %: about ±6 %).
+        let spread = RunSpread(machine: .current, date: Date(), pauseSeconds: 30, processes: 3,
+                               figures: [RunSpread.Figure(name: "fp32", medians: [0.0100, 0.0101, 0.0099])],
+                               command: "test", loadAverages: [1, 1, 1])
+        let band = VerdictRule(relation: .apart(spread.summary)).bandText
+        let table = history.compare(now, spreads: [spread])
         #expect(table.rows.count == 3)
         #expect(table.rows[0].comparison?.verdict == .slower)
         #expect(table.rows[0].phrase.hasPrefix("1.30× slower than the earlier run"))
-        #expect(table.rows[0].phrase.hasSuffix("; measured apart, clear of the ±5 % drift band)"))
+        #expect(table.rows[0].phrase.hasSuffix("; measured apart, clear of the \(band) run-to-run spread measured on this processor)"))
         #expect(table.rows[1].comparison?.verdict == .equivalent)
+        // No spread measured for this processor: undecided, and it says so.
+        let unmeasured = history.compare(now, spreads: [])
+        #expect(unmeasured.rows[0].comparison?.verdict == .undecided)
+        #expect(unmeasured.rows[0].phrase.contains("no run-to-run spread measured for this processor"))
+        // An earlier record from another processor model: never drift, undecided, both named.
+        var elsewhere = MachineDescription.current
+        elsewhere.cpuModel = "Another CPU"
+        let other = history.compare(now, machine: elsewhere, spreads: [spread])
+        #expect(other.rows[0].comparison?.verdict == .undecided)
+        #expect(other.rows[0].phrase.contains("the processors differ, so this is not drift"))
+        #expect(other.rows[0].phrase.contains("this run on Another CPU, the earlier run on \(MachineDescription.current.cpuModel)"))
         #expect(table.rows[2].earlier == nil)
         #expect(table.rows[2].phrase == "no earlier record of this variant")
         let html = try #require(table.mimeBundle.data["text/html"])

@@ -21,6 +21,14 @@ CONSISTENT = [
     "undecided against the earlier run (time ratio 1.26×, 95 % interval 1.04–1.42×: measured apart, so a difference "
     "must clear ±5 % (the drift between runs), and this interval reaches across the band's edge; roughly 40 runs each)",
     "A and B: undecided (time ratio 1.000×, 95 % interval 0.930–1.080×: it includes 1 and reaches outside ±5 %; x)",
+    # Against an earlier run: the measured spread as the band; none measured, or another processor: undecided.
+    "1.20× slower than the earlier run (95 % interval 1.12–1.28×; measured apart, clear of the ±8.1 % run-to-run spread "
+    "measured on this processor; interval across 5 processes)",
+    "undecided against the earlier run (time ratio 2.21×, 95 % interval 2.10–2.30×: the processors differ, so this is "
+    "not drift, and one run on each cannot tell the processors' share from the code's: this run on Intel(R) Xeon(R) "
+    "CPU @ 2.20GHz, the earlier run on AMD EPYC 7B13)",
+    "undecided against the earlier run (time ratio 1.11×, 95 % interval 1.07–1.22×: no run-to-run spread measured for "
+    "this processor, AMD EPYC 7B13, so no band tells drift from a difference; `make bench-spread` measures it)",
 ]
 CONTRADICTED = [
     # The issue's examples, worded as the old code did.
@@ -28,6 +36,11 @@ CONTRADICTED = [
     # A direction whose interval reaches 1, or (measured apart) the drift band.
     "1.03× slower than B (95 % interval 0.99–1.07×)",
     "1.20× slower than the earlier run (95 % interval 1.04–1.42×; measured apart, clear of the ±5 % drift band)",
+    "1.07× slower than the earlier run (95 % interval 1.06–1.09×; measured apart, clear of the ±8.1 % run-to-run spread "
+    "measured on this processor)",
+    # The exemption is for those two reasons only, and the figure must still lie in its interval.
+    "undecided against B (time ratio 1.20×, 95 % interval 1.10–1.30×: the processors are fine; it includes 1 and reaches outside ±5 %)",
+    "undecided against the earlier run (time ratio 3.0×, 95 % interval 2.10–2.30×: the processors differ, so this is not drift, x)",
     # Equivalent with an interval that leaves the band.
     "equivalent to fp32 within ±5 % (time ratio 0.95×, 95 % interval 0.79–1.14×)",
     # Undecided with an interval that clears 1, or lies inside the band.

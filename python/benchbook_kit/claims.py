@@ -25,7 +25,8 @@ Rules, for every notebook given:
 1. Outputs (markdown, plain text, HTML tables): each such phrase must agree with its own numbers.
    Faster/slower: the interval (a speed-up or slow-down factor) lies above 1, and measured apart
    above the band; equivalent: the whole time-ratio interval lies inside the band (1/(1+b) to
-   1+b); undecided: neither. Every figure lies inside its own interval.
+   1+b); undecided: neither, or against an earlier run with no measured run-to-run spread or on
+   another processor (the phrase says which). Every figure lies inside its own interval.
 2. Outputs: a sentence or table cell that states a direction (faster, slower, helps, no
    difference, equivalent, ...) must be one of those phrases: a direction without its interval
    is an uncomputed claim.
@@ -105,6 +106,9 @@ EQUIVALENT = re.compile(r"equivalent (?:to " + NAME + r" )?within ±" + NUMBER +
 UNDECIDED = re.compile(r"undecided" + NAME + r"\(time ratio " + NUMBER + r"×, " + LEVEL + REST + r"\)")
 APART_BAND = re.compile(r"measured apart[^)]*?±" + NUMBER + " %")
 ANY_BAND = re.compile(r"±" + NUMBER + " %")
+# Comparisons with an earlier run that no interval can decide (VerdictRule: no run-to-run spread
+# measured for the processor, or another processor model): undecided, whatever the interval.
+UNDECIDABLE = re.compile(r"^: (?:no run-to-run spread measured for this processor|the processors differ, so this is not drift)")
 TOLERANCE = 0.006   # printed figures are rounded to 2 decimals (3 near an edge)
 
 # Markdown rules.
@@ -417,6 +421,10 @@ def piece_findings(piece):
         checked += 1
         span = match.span()
         covered.append(span)
+        if not low - TOLERANCE <= value <= high + TOLERANCE:
+            findings.append(Finding(f"ratio {value} outside its own interval {low}–{high}", *span))
+        if UNDECIDABLE.search(rest):
+            continue  # against an earlier run with no measured spread, or on another processor: undecided whatever the interval
         band = ANY_BAND.search(rest)
         if not band:
             findings.append(Finding("says undecided without naming its band", *span))
@@ -429,8 +437,6 @@ def piece_findings(piece):
         if inside or cleared:
             findings.append(Finding(f"says undecided but its interval {low}–{high} "
                                     f"{'lies inside' if inside else 'clears'} the band", *span))
-        if not low - TOLERANCE <= value <= high + TOLERANCE:
-            findings.append(Finding(f"ratio {value} outside its own interval {low}–{high}", *span))
     # Any other direction word in the piece is an uncomputed claim (one in italics that names a term
     # is TERM by now).
     for match in DIRECTION.finditer(blank_spans(piece, covered)):

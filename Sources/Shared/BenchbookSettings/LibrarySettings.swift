@@ -31,6 +31,8 @@ public struct LibrarySettings: Sendable, Equatable {
     public var resultsDirectory: String?
     /// `BENCHBOOK_POWERCAP_ROOT`: a directory laid out like `/sys/class/powercap` for energy counters.
     public var powercapRoot: String?
+    /// `BENCHBOOK_BENCH_WORKER`: the `benchbook-bench-worker` executable, the only place looked at when set.
+    public var benchWorker: String?
 
     /// The settings of this process's environment, read once, or what is wrong with them.
     public static let loaded = Result { () throws(SettingsError) in try LibrarySettings(environment: ProcessInfo.processInfo.environment) }
@@ -58,5 +60,6 @@ public struct LibrarySettings: Sendable, Equatable {
         liteRTLibrary = read.text("BENCHBOOK_LITERT_LIBRARY")
         resultsDirectory = read.text("BENCHBOOK_RESULTS_DIR")
         powercapRoot = read.text("BENCHBOOK_POWERCAP_ROOT")
+        benchWorker = read.text("BENCHBOOK_BENCH_WORKER")
     }
 }

@@ -11,6 +11,8 @@
 //   benchbook-models recipe [--data DIR] [--reference recipe.json] [--seconds S] [--out FILE.md] MODEL...
 //   benchbook-models costs                 (CPU-seconds per run of a sleep and a spin, JSON)
 //   benchbook-models paired < tables       (paired accuracy comparisons of 2 × 2 tables, JSON lines)
+//   benchbook-models spread [--runs 5] [--pause 45] [--processes 3] [--per-process 20] [--photo P] [--out F] NAME=MODEL...
+//                                          (run-to-run spread across separate runs, merged into F)
 import BenchbookModels
 import Foundation
 
@@ -66,6 +68,17 @@ do {
         let command = CommandLine.arguments.map { $0.hasPrefix(here) ? String($0.dropFirst(here.count)) : $0 }
         try RecipeCommand.run(models: arguments, dataDirectory: data, reference: reference.isEmpty ? nil : reference,
                               seconds: seconds, output: out.isEmpty ? nil : out, command: command.joined(separator: " "))
+    case "spread":
+        let runs = Int(option("--runs", "5")) ?? 5
+        let pause = Double(option("--pause", "45")) ?? 45
+        let processes = Int(option("--processes", "3")) ?? 3
+        let perProcess = Int(option("--per-process", "20")) ?? 20
+        let photo = option("--photo", "notebooks/data/photos/coffee.png")
+        let out = option("--out", "results/latency-spread.json")
+        let here = FileManager.default.currentDirectoryPath + "/"
+        let command = CommandLine.arguments.map { $0.hasPrefix(here) ? String($0.dropFirst(here.count)) : $0 }
+        try SpreadCommand.run(models: arguments, photo: photo, runs: runs, pause: pause, processes: processes,
+                              minimumRuns: perProcess, output: out, command: command.joined(separator: " "))
     case "costs":
         try CostsCommand.run()
     case "paired":

@@ -34,6 +34,14 @@ struct ProgressLine {
         }
     }
 
+    /// Shows `text` after the name at once (for steps that each take seconds, such as one
+    /// worker process), replacing the line shown before.
+    mutating func show(_ text: String) {
+        guard enabled else { return }
+        let line = "\(name): \(text)"
+        if let handle { handle.update(line) } else { handle = DisplayHandle(showing: line) }
+    }
+
     /// Replaces the progress line with a one-line summary (only when one was shown).
     func finish(_ result: BenchmarkResult) {
         finish("done, \(result.summary)")

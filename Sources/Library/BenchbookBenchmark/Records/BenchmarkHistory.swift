@@ -70,24 +70,36 @@ public struct BenchmarkHistory: Sendable {
     }
 
     /// Compares each row of `table` with the newest earlier record of the same name and
-    /// thread count. The runs were measured apart, so a difference must clear the ±5 % drift
-    /// band (``VerdictRule``).
+    /// thread count. The runs were measured apart, so the verdict depends on how they relate
+    /// (``RunRelation/between(current:earlier:spreads:)``): on the same processor model with a
+    /// measured run-to-run spread, a difference must clear that spread; with none measured, or on
+    /// different processor models, the verdict is undecided and says why.
     /// - Parameters:
     ///   - table: this run's results.
     ///   - machine: the machine this run is on.
+    ///   - spreads: the measured run-to-run spreads; those published in `results/` by default.
     ///   - equivalenceBand: how close to 1 the whole interval must be for *equivalent*; the
-    ///     drift band (±5 %) when smaller.
+    ///     measured spread when larger.
     /// - Returns: one row per result of `table`; rows without an earlier record say so.
     public func compare(_ table: BenchmarkTable, machine: MachineDescription = .current,
+                        spreads: [RunSpread] = RunSpread.published(),
                         equivalenceBand: Double = VerdictRule.defaultEquivalenceBand) -> RunComparisonTable {
         let rows = table.results.map { result -> RunComparisonTable.Row in
             guard let earlier = latest(named: result.name, threads: result.threads), !earlier.result.samples.isEmpty,
                   !result.samples.isEmpty else {
                 return RunComparisonTable.Row(current: result, earlier: nil, comparison: nil, machine: machine)
             }
-            let comparison = BenchmarkComparison(baselineName: "the earlier run", baseline: earlier.result.samples,
+            let relation = RunRelation.between(current: machine.cpuModel, earlier: earlier.machine.cpuModel, spreads: spreads)
+            let comparison: BenchmarkComparison
+            if let mine = result.processSamples, let theirs = earlier.result.processSamples, mine.count >= 2, theirs.count >= 2 {
+                comparison = BenchmarkComparison(baselineName: "the earlier run", baselineProcesses: theirs,
+                                                 candidateName: "this run", candidateProcesses: mine, inTurns: false,
+                                                 equivalenceBand: equivalenceBand, relation: relation)
+            } else {
+                comparison = BenchmarkComparison(baselineName: "the earlier run", baseline: earlier.result.samples,
                                                  candidateName: "this run", candidate: result.samples,
-                                                 equivalenceBand: equivalenceBand)
+                                                 equivalenceBand: equivalenceBand).judged(as: relation)
+            }
             return RunComparisonTable.Row(current: result, earlier: earlier, comparison: comparison, machine: machine)
         }
         return RunComparisonTable(title: table.title, rows: rows)
@@ -133,11 +145,11 @@ extension RunComparisonTable: NotebookDisplayable, CustomStringConvertible {
     }
 
     var html: String {
-        let band = rows.lazy.compactMap(\.comparison).first?.rule.bandText ?? VerdictRule(measuredApart: true).bandText
         var html = "<table><caption style=\"text-align:left\"><b>\(HTML.escape(title))</b>: this run against the newest earlier record "
-            + "(medians; 95 % bootstrap intervals; the runs were measured apart, so a difference counts only when its "
-            + "interval clears the \(band) band (the drift between runs), and they are <i>equivalent</i> only when it "
-            + "lies inside it; otherwise <i>undecided</i>)</caption>"
+            + "(medians with 95 % intervals; the runs were measured apart, so a difference counts only when its "
+            + "interval clears the run-to-run spread measured on this processor (results/latency-spread.json), and "
+            + "they are <i>equivalent</i> only when it lies inside it; with no spread measured, or on another "
+            + "processor, <i>undecided</i>)</caption>"
             + "<tr><th style=\"text-align:left\">variant</th><th>this run</th><th>earlier run</th><th>this ÷ earlier</th>"
             + "<th style=\"text-align:left\">verdict</th><th style=\"text-align:left\">machines (this / earlier)</th></tr>"
         for row in rows {

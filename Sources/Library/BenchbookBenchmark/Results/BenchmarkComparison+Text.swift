@@ -55,19 +55,25 @@ extension BenchmarkComparison {
     }
 
     /// "; measured apart, clear of the ±5 % drift band" for a difference measured apart.
-    private var driftNote: String { isInterleaved ? "" : "; measured apart, clear of the \(rule.bandText) drift band" }
+    private var driftNote: String { apartNote + (processes.map { "; interval across \($0) processes" } ?? "") }
+
+    private var apartNote: String {
+        if case .apart = rule.relation { return "; measured apart, clear of the \(rule.bandText) run-to-run spread measured on this processor" }
+        return isInterleaved ? "" : "; measured apart, clear of the \(rule.bandText) drift band"
+    }
 
     /// "time ratio 0.95×, 95 % interval 0.79–1.14×".
     private var ratioText: String { "time ratio \(factor(medianRatio, as: medianRatioInterval)), \(intervalText(medianRatioInterval))" }
 
     /// Why the interval decides nothing, and what would.
     private var undecidedDetail: String {
-        let unit = isInterleaved ? "rounds" : "runs each"
+        if rule.cannotDecide { return rule.undecidedReason(medianRatioInterval) }
+        let unit = processes != nil ? (isInterleaved ? "process rounds" : "processes each") : isInterleaved ? "rounds" : "runs each"
         let decide: String
         if let needed = runsToDecide {
-            decide = needed > 100 * max(runs, 1)
-                ? "over 100 times as many \(unit) as this run's \(runs) would be needed to decide it"
-                : "if the ratio stays at \(factor(medianRatio, as: medianRatioInterval)), roughly \(needed) \(unit) instead of \(runs) would decide it"
+            decide = needed > 100 * max(processes ?? runs, 1)
+                ? "over 100 times as many \(unit) as this run's \(processes ?? runs) would be needed to decide it"
+                : "if the ratio stays at \(factor(medianRatio, as: medianRatioInterval)), roughly \(needed) \(unit) instead of \(processes ?? runs) would decide it"
         } else {
             decide = "the median ratio sits on the band's edge, so more \(unit) would not decide it"
         }

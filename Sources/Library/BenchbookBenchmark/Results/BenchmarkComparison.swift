@@ -40,6 +40,10 @@ public struct BenchmarkComparison: Sendable, Equatable, Codable {
     public var verdict: Verdict
     /// Runs per side the interval came from (the smaller side).
     public var runs: Int
+    /// Processes per side the interval came from (the smaller side), when both sides were
+    /// measured across processes and the interval resamples processes; nil when it covers runs
+    /// of one process per side.
+    public var processes: Int?
 
     /// Compares two sets of run times.
     /// - Parameters:
@@ -68,6 +72,47 @@ public struct BenchmarkComparison: Sendable, Equatable, Codable {
         runs = min(baseline.count, candidate.count)
     }
 
+    /// Compares two figures measured across processes: the interval is across processes
+    /// (``AcrossProcesses/ratio(candidate:baseline:paired:)``), round by round when they were
+    /// measured in turns.
+    /// - Parameters:
+    ///   - baselineName: label of the baseline.
+    ///   - baselineProcesses: the baseline's run times, one array per process.
+    ///   - candidateName: label of the candidate.
+    ///   - candidateProcesses: the candidate's, one array per process.
+    ///   - inTurns: process `i` of both sides came from process round `i` (needs equal counts).
+    ///   - equivalenceBand: how close to 1 the whole interval must be for *equivalent*.
+    ///   - relation: how the sides relate when one is an earlier run; nil within one session.
+    public init(baselineName: String, baselineProcesses: [[Double]], candidateName: String,
+                candidateProcesses: [[Double]], inTurns: Bool,
+                equivalenceBand: Double = VerdictRule.defaultEquivalenceBand, relation: RunRelation? = nil) {
+        let baseline = baselineProcesses.flatMap { $0 }, candidate = candidateProcesses.flatMap { $0 }
+        self.init(baselineName: baselineName, baseline: baseline, candidateName: candidateName, candidate: candidate,
+                  equivalenceBand: equivalenceBand)
+        let paired = inTurns && baselineProcesses.count == candidateProcesses.count
+        isInterleaved = paired
+        medianRatioInterval = AcrossProcesses.ratio(candidate: candidateProcesses, baseline: baselineProcesses, paired: paired)
+        medianRatio = medianRatioInterval.estimate
+        if let relation {
+            rule = VerdictRule(equivalenceBand: equivalenceBand, relation: relation)
+        } else {
+            rule = VerdictRule(equivalenceBand: equivalenceBand, measuredApart: !paired)
+        }
+        verdict = rule.verdict(for: medianRatioInterval)
+        processes = min(baselineProcesses.count, candidateProcesses.count)
+    }
+
+    /// The same comparison judged as this run against an earlier run related by `relation`
+    /// (the interval stays; the rule and verdict change).
+    /// - Parameter relation: how the earlier run relates to this one.
+    /// - Returns: the re-judged comparison.
+    public func judged(as relation: RunRelation) -> BenchmarkComparison {
+        var copy = self
+        copy.rule = VerdictRule(equivalenceBand: rule.equivalenceBand, relation: relation)
+        copy.verdict = copy.rule.verdict(for: medianRatioInterval)
+        return copy
+    }
+
     /// Whether the run found a difference (``verdict`` is faster or slower).
     public var isDifference: Bool { verdict == .faster || verdict == .slower }
 
@@ -79,6 +124,6 @@ public struct BenchmarkComparison: Sendable, Equatable, Codable {
     /// the interval narrows with the square root of the runs; nil when decided, or when the
     /// median ratio sits on an edge of the band (no run count would decide it).
     public var runsToDecide: Int? {
-        verdict == .undecided ? rule.runsToDecide(medianRatioInterval, runs: runs) : nil
+        verdict == .undecided ? rule.runsToDecide(medianRatioInterval, runs: processes ?? runs) : nil
     }
 }

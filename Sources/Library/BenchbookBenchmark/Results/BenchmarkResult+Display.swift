@@ -25,6 +25,7 @@ extension BenchmarkResult: NotebookDisplayable, CustomStringConvertible {
         rows.append(("p90 (95 % interval)", IntervalFormat.duration(p90Interval)))
         rows.append(("min", DurationFormat.string(s.minimum)))
         rows.append(("median (95 % interval)", IntervalFormat.duration(medianInterval)))
+        rows.append(("intervals cover", intervalCoverage))
         rows.append(("mean ± std", "\(DurationFormat.string(s.mean)) ± \(DurationFormat.string(s.standardDeviation))"))
         rows.append(("p99", DurationFormat.string(s.p99)))
         rows.append(("max", DurationFormat.string(s.maximum)))

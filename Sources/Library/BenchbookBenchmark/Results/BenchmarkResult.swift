@@ -53,6 +53,10 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     /// The runs' energy from the RAPL counters, or the one-line reason this machine has none;
     /// `nil` in records written before it was measured.
     public var energy: EnergyPerRun?
+    /// The run times of each fresh worker process, in the order the processes ran, when the
+    /// result was measured across processes (``Benchmark/acrossProcesses(_:processes:)``);
+    /// ``samples`` holds them all, concatenated. `nil` when measured in one process.
+    public var processSamples: [[Double]]?
 
     /// Creates a result from measurements (the benchmark does this; tests and records may too).
     public init(
@@ -87,11 +91,34 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     /// True when the samples summarise several runs each (the sample cap was reached).
     public var summarisesRuns: Bool { (runsPerSample ?? 1) > 1 }
 
-    /// The median with its 95 % bootstrap interval (computed from ``samples`` when asked for).
-    public var medianInterval: ConfidenceInterval { Bootstrap.percentile(50, of: samples) }
+    /// The median with its 95 % interval: across processes (``AcrossProcesses/median(of:)``)
+    /// when measured in 2 or more, otherwise the bootstrap of this process's ``samples``,
+    /// which covers only the process that measured it (``intervalCoverage`` says which).
+    public var medianInterval: ConfidenceInterval {
+        if let processes = processSamples, processes.count >= 2 { return AcrossProcesses.median(of: processes) }
+        return Bootstrap.percentile(50, of: samples)
+    }
 
-    /// The p90 with its 95 % bootstrap interval.
-    public var p90Interval: ConfidenceInterval { Bootstrap.percentile(90, of: samples) }
+    /// How many processes the result was measured in (1 unless measured across processes).
+    public var processCount: Int { max(processSamples?.count ?? 1, 1) }
+
+    /// What the figure rests on and what its interval covers, for example "5 processes × 30
+    /// runs; interval across processes" or "1 process × 120 runs; interval within that one
+    /// process (a new process may land outside it)".
+    public var intervalCoverage: String {
+        if let processes = processSamples, processes.count >= 2 {
+            let counts = processes.map(\.count)
+            let runs = counts.min() == counts.max() ? "\(counts[0])" : "\(counts.min() ?? 0)–\(counts.max() ?? 0)"
+            return "\(processes.count) processes × \(runs) runs; interval across processes"
+        }
+        return "1 process × \(CountFormat.string(runCount)) runs; interval within that one process (a new process may land outside it)"
+    }
+
+    /// The p90 with its 95 % interval, across processes or within one as ``medianInterval``.
+    public var p90Interval: ConfidenceInterval {
+        if let processes = processSamples, processes.count >= 2 { return AcrossProcesses.percentile(90, of: processes) }
+        return Bootstrap.percentile(90, of: samples)
+    }
 
     /// Whether other work took cores this benchmark's threads needed (see ``CPUContention``).
     public var isContended: Bool { contention?.isContended ?? false }
@@ -120,10 +147,16 @@ public struct BenchmarkResult: Sendable, Equatable, Codable {
     ///   - equivalenceBand: how close to 1 the whole interval must be for *equivalent* (0.05: ±5 %).
     public func compared(with baseline: BenchmarkResult,
                          equivalenceBand: Double = VerdictRule.defaultEquivalenceBand) -> BenchmarkComparison {
-        let paired = samples.count == baseline.samples.count
-            && (interleavedWith?.contains(baseline.label) ?? false || baseline.interleavedWith?.contains(label) ?? false)
+        let inTurns = interleavedWith?.contains(baseline.label) ?? false || baseline.interleavedWith?.contains(label) ?? false
+        let paired = samples.count == baseline.samples.count && inTurns
         // Thread counts tell apart two results of the same name.
         let sameName = name == baseline.name
+        if let mine = processSamples, let theirs = baseline.processSamples, mine.count >= 2, theirs.count >= 2 {
+            return BenchmarkComparison(
+                baselineName: sameName ? baseline.label : baseline.name, baselineProcesses: theirs,
+                candidateName: sameName ? label : name, candidateProcesses: mine,
+                inTurns: inTurns && mine.count == theirs.count, equivalenceBand: equivalenceBand)
+        }
         var comparison = BenchmarkComparison(
             baselineName: sameName ? baseline.label : baseline.name, baseline: baseline.samples,
             candidateName: sameName ? label : name, candidate: samples, interleaved: paired,

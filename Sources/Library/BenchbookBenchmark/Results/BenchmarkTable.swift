@@ -102,6 +102,13 @@ extension BenchmarkTable: NotebookDisplayable, CustomStringConvertible {
         ]
     }
 
+    /// What the rows' intervals cover, each distinct wording once, in row order.
+    var intervalCoverages: [String] {
+        var seen: [String] = []
+        for coverage in results.map(\.intervalCoverage) where !seen.contains(coverage) { seen.append(coverage) }
+        return seen
+    }
+
     /// Whether any row was contended (the HTML then explains the mark).
     var anyContended: Bool { results.contains { $0.isContended } }
 
@@ -117,7 +124,7 @@ extension BenchmarkTable: NotebookDisplayable, CustomStringConvertible {
                 return i == 0 ? cell + pad : pad + cell
             }.joined(separator: "  ")
         }
-        return ([title, line(header)] + rows.map(line)).joined(separator: "\n")
+        return ([title, line(header)] + rows.map(line) + intervalCoverages.map { "Intervals: \($0)." }).joined(separator: "\n")
     }
 
     var html: String {
@@ -138,7 +145,10 @@ extension BenchmarkTable: NotebookDisplayable, CustomStringConvertible {
         if let reason = results.compactMap({ $0.energy?.unavailableReason }).first {
             html += "<p><i>Energy: \(HTML.escape(reason)).</i></p>"
         }
-        if results.contains(where: { $0.interleavedWith != nil }) {
+        for coverage in intervalCoverages { html += "<p><i>Intervals: \(HTML.escape(coverage)).</i></p>" }
+        if results.contains(where: { $0.processSamples != nil }) {
+            html += "<p><i>Measured across fresh processes, in turns: one new process per row in each round (A B, B A, …).</i></p>"
+        } else if results.contains(where: { $0.interleavedWith != nil }) {
             html += "<p><i>Measured in turns, one run of each row per round (A B, B A, …): drift hits every row alike.</i></p>"
         }
         return html

@@ -43,6 +43,10 @@ public struct VerdictRule: Sendable, Equatable, Codable {
     public var equivalenceBand: Double
     /// Whether the two sides were measured apart (not in the same interleaved rounds).
     public var measuredApart: Bool
+    /// How the sides relate when one of them is an earlier run (``BenchmarkHistory``): its
+    /// band is the measured run-to-run spread, not the assumed ``driftBand``. `nil` for two
+    /// sides of one session (and in comparisons written before it existed).
+    public var relation: RunRelation?
 
     /// Creates a rule.
     /// - Parameters:
@@ -54,9 +58,36 @@ public struct VerdictRule: Sendable, Equatable, Codable {
         self.measuredApart = measuredApart
     }
 
-    /// The band a ratio is judged against: the equivalence band, widened to the drift band when
-    /// the sides were measured apart.
-    public var band: Double { measuredApart ? max(equivalenceBand, Self.driftBand) : equivalenceBand }
+    /// Creates the rule for this run against an earlier one.
+    /// - Parameters:
+    ///   - equivalenceBand: the band's relative half-width, above 0.
+    ///   - relation: how the two runs relate (in turns, apart with a measured spread, apart
+    ///     with none measured, on different processors).
+    public init(equivalenceBand: Double = VerdictRule.defaultEquivalenceBand, relation: RunRelation) {
+        self.init(equivalenceBand: equivalenceBand, measuredApart: relation != .together)
+        self.relation = relation
+    }
+
+    /// The band a ratio is judged against: the equivalence band, widened to the measured
+    /// run-to-run spread for separate runs (``RunRelation/apart(_:)``), or to the assumed drift
+    /// band for two sides of one session measured one after the other.
+    public var band: Double {
+        switch relation {
+        case .apart(let spread): return max(equivalenceBand, spread.band)
+        case .together, .apartUnmeasured, .otherProcessor: return equivalenceBand
+        case nil: return measuredApart ? max(equivalenceBand, Self.driftBand) : equivalenceBand
+        }
+    }
+
+    /// Whether no interval can decide: separate runs with no measured spread, or on different
+    /// processors (a difference there is the processors', not drift, and one run cannot part it
+    /// from the code's).
+    var cannotDecide: Bool {
+        switch relation {
+        case .apartUnmeasured, .otherProcessor: return true
+        default: return false
+        }
+    }
 
     /// The band's lower edge (1 / (1 + band)).
     public var lowerEdge: Double { 1 / (1 + band) }
@@ -70,7 +101,7 @@ public struct VerdictRule: Sendable, Equatable, Codable {
     /// - Parameter interval: candidate ÷ baseline, with its bounds.
     /// - Returns: ``Verdict/undecided`` for an interval with a bound that is not a number.
     public func verdict(for interval: ConfidenceInterval) -> Verdict {
-        guard interval.lower.isFinite, interval.upper.isFinite else { return .undecided }
+        guard interval.lower.isFinite, interval.upper.isFinite, !cannotDecide else { return .undecided }
         let edges = differenceEdges
         if interval.upper < edges.lower { return .faster }
         if interval.lower > edges.upper { return .slower }
@@ -83,6 +114,18 @@ public struct VerdictRule: Sendable, Equatable, Codable {
 
     /// Why an undecided interval decides nothing, in words.
     func undecidedReason(_ interval: ConfidenceInterval) -> String {
+        switch relation {
+        case .apartUnmeasured(let processor):
+            return "no run-to-run spread measured for this processor, \(processor), so no band tells drift "
+                + "from a difference; `make bench-spread` measures it"
+        case .otherProcessor(let current, let earlier):
+            return "the processors differ, so this is not drift, and one run on each cannot tell the processors' "
+                + "share from the code's: this run on \(current), the earlier run on \(earlier)"
+        case .apart(let spread):
+            return "measured apart, so a difference must clear \(bandText), the run-to-run spread measured on this "
+                + "processor over \(spread.runs) runs, and this interval reaches across the band's edge"
+        case .together, nil: break
+        }
         if measuredApart {
             return "measured apart, so a difference must clear \(bandText) (the drift between runs), "
                 + "and this interval reaches across the band's edge"
@@ -103,7 +146,7 @@ public struct VerdictRule: Sendable, Equatable, Codable {
     ///   run count decides it) or the interval is not a number.
     func runsToDecide(_ interval: ConfidenceInterval, runs: Int) -> Int? {
         let estimate = interval.estimate
-        guard runs > 0, estimate > 0, interval.lower > 0, interval.upper > 0, estimate.isFinite else { return nil }
+        guard !cannotDecide, runs > 0, estimate > 0, interval.lower > 0, interval.upper > 0, estimate.isFinite else { return nil }
         let r = log(estimate), low = log(interval.lower), high = log(interval.upper)
         let edges = differenceEdges
         // How much narrower the interval must get for each way it could be decided.
