@@ -232,8 +232,8 @@ final class CellCompiler: @unchecked Sendable {
     /// Cross-module optimisation, for a cell that declares no functions: its module file
     /// carries its constants' values, so an optimised later cell folds them. Without it, a
     /// loop in a later cell calls the accessor of an earlier cell's `let width = 224` on
-    /// every iteration (the seed 000 normalisation loop took 2.7 times as long as the same
-    /// file built with `swiftc -O`; with it, the same time). A cell that declares
+    /// every iteration (the seed 000 normalisation loop took several times as long as the same
+    /// file built with `swiftc -O`; results/normalize-loop.md has the loop's figures). A cell that declares
     /// functions is left out: their bodies would be inlined into later cells without their
     /// lines, and a trap in one must name its own cell and line. `BENCHBOOK_CROSS_MODULE=off`
     /// leaves every cell out, to measure.
