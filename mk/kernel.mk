@@ -11,10 +11,10 @@ test-kernel: kernelspec notebook-data ## the kernel through real Jupyter clients
 	    Tests/python/test_kernel_output.py Tests/python/test_doc_examples.py Tests/python/test_cell_cache.py \
 	    Tests/python/test_debugger.py
 
-# Completion and inspection in JupyterLab through Debian's Chromium (issue 23); screenshots
-# in .build/test-artifacts/browser-completion/.
-test-kernel-browser: kernelspec notebook-data ## Tab and Shift-Tab in JupyterLab + Chromium
-	$(PYTHON) -m pytest -q -s Tests/python/test_browser_completion.py
+# Completion and inspection in JupyterLab through Debian's Chromium (issue 23), and the
+# debugger's Variables panel (issue 50); screenshots in .build/test-artifacts/browser-*/.
+test-kernel-browser: kernelspec notebook-data ## Tab and Shift-Tab, the debugger's Variables panel, in JupyterLab + Chromium
+	$(PYTHON) -m pytest -q -s Tests/python/test_browser_completion.py Tests/python/test_browser_debugger.py
 
 # A student's first Tab after reading (issue 34): the default idle stop (60 s), 90 s idle
 # before each Tab, five tries; IDLE_LOAD=1 runs it beside two busy loops. 15-20 minutes, so

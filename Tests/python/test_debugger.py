@@ -76,6 +76,8 @@ def test_kernel_info_announces_the_debugger(kernel):
     km, kc = kernel
     content = kc.kernel_info(reply=True, timeout=10)["content"]
     assert content["debugger"] is True and "debugger" in content["supported_features"]
+    # JupyterLab 4 enables its bug icon from the kernelspec's metadata, not from kernel_info.
+    assert km.kernel_spec.metadata["debugger"] is True
 
 
 def test_initialize_attach_debug_info_configuration_done_disconnect(kernel):

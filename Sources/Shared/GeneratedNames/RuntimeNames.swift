@@ -53,6 +53,8 @@ public enum RuntimeNames {
     /// entries as `listNames`; `_BenchbookCell.richInspect(_:)` shows one variable.
     public static let inspectNames = "inspectNames"
     public static let richInspect = "richInspect"
+    /// The MIME type of the display `inspectNames` sends the kernel (never shown to a user).
+    public static let debuggerVariablesMimeType = "application/vnd.benchbook.debugger-variables+json"
 
     /// The interrupt check put at the top of each loop body where an error can propagate:
     /// `_BenchbookCell.pollInterrupt()`, an inlined load of the flag, then

@@ -10,8 +10,8 @@ import JSONCore
 extension CellEngine {
     /// The label of the cells the debugger runs (named in compiler messages, never shown).
     static let debuggerLabel = "Debugger"
-    /// The MIME type the host sends the variables in (``_BenchbookCell.inspectNames``).
-    static let variablesMimeType = "application/vnd.benchbook.debugger-variables+json"
+    /// The MIME type the host sends the variables in (`_BenchbookCell.inspectNames`).
+    static let variablesMimeType = RuntimeNames.debuggerVariablesMimeType
 
     /// One variable of the notebook as the debugger shows it.
     public struct DebugVariable: Equatable, Sendable {
