@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from benchbook_kit import ROOT
 from benchbook_kit.kernel import complete, complete_from_server, run_cell, start_kernel
 
 
@@ -428,6 +429,37 @@ def test_the_first_request_of_a_fresh_kernel_knows_the_standard_and_notebook_lib
         assert "append" in complete(kc, "Array.app")["matches"]
         # The standard library's underscored names stay out of a student's list.
         assert not [name for name in complete(kc, "Int.")["matches"] if name.startswith("_")]
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def test_a_notebook_values_members_complete_while_the_server_is_not_ready(tmp_path):
+    """Issue 47: the first Tab after idle time (SourceKit-LSP stopped and restarting) on a
+    `Model` value listed nothing. The fallback reads the value's type from the code that
+    declared it and lists that type's members from the API index, and a chain's result
+    type too. The server here never answers, so every answer is the fallback's."""
+    hung = tmp_path / "hung-sourcekit-lsp"
+    hung.write_text("#!/bin/sh\nexec cat > /dev/null\n")
+    hung.chmod(0o755)
+    km, kc = start_kernel({"BENCHBOOK_SOURCEKIT_LSP": str(hung)}, cwd=ROOT / "notebooks")
+    try:
+        ok(kc, 'let classifier = try Model(contentsOf: "models/fashion_cnn.ptl")\n'
+               'let photo = try Image(contentsOfFile: "data/sample_ankle_boot.png")')
+        content = complete(kc, "classifier.")
+        assert content["metadata"]["benchbook_source"] == "notebookNames"
+        matches = content["matches"]
+        assert {"classify", "inputs", "labels", "run", "setThreads"} <= set(matches), matches
+        # A value's list has its instance members only (no initialiser, no static member).
+        assert "init" not in matches and "supportedQuantizedEngines" not in matches, matches
+        assert (content["cursor_start"], content["cursor_end"]) == (11, 11)
+        assert complete(kc, "classifier.cla")["matches"] == ["classify"]
+        assert "grayscale" in complete(kc, "let small = photo.resized(width: 8, height: 8).")["matches"]
+        # The notebook's names complete as before.
+        assert "classifier" in complete(kc, "classif")["matches"]
+        # After a type's name: initialisers, then static members, then instance members.
+        matches = complete(kc, "Model.")["matches"]
+        assert matches.index("init") < matches.index("supportedQuantizedEngines") < matches.index("classify"), matches
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
