@@ -469,6 +469,8 @@ def test_a_notebook_values_members_complete_while_the_server_is_not_ready(tmp_pa
         assert (content["cursor_start"], content["cursor_end"]) == (11, 11)
         assert complete(kc, "classifier.cla")["matches"] == ["classify"]
         assert "grayscale" in complete(kc, "let small = photo.resized(width: 8, height: 8).")["matches"]
+        # A variable of the cell being typed, declared above the line.
+        assert "classify" in complete(kc, 'let other = try Model(contentsOf: "models/fashion_cnn.tflite")\nother.')["matches"]
         # The notebook's names complete as before.
         assert "classifier" in complete(kc, "classif")["matches"]
         # After a type's name: initialisers, then static members, then instance members.

@@ -23,8 +23,10 @@ extension CodeCompletion {
         let scalars = Array(code.unicodeScalars)
         var candidates: [CompletionMatch] = []
         if start > 0, scalars[start - 1] == "." {
-            let declarations = Dictionary(context.names.compactMap { name in name.source.map { (name.name, $0) } },
+            var declarations = Dictionary(context.names.compactMap { name in name.source.map { (name.name, $0) } },
                                           uniquingKeysWith: { $1 })
+            // The cell's own variables (`let m = try Model(...)` above the line typed).
+            for name in engine.analyze(code)?.definedNames ?? [] { declarations[name] = code }
             let types = ReceiverTypes(api: libraryAPI, declarations: declarations)
             let receiver = types.receiver(ReceiverTypes.expression(before: start - 1, in: code))
             candidates = receiver.map { Self.members(of: $0, in: libraryAPI).map(Self.match) } ?? []
