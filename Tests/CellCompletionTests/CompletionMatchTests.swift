@@ -102,7 +102,11 @@ import Testing
         #expect(receiver("small", declarations) == .value("Image"))
         #expect(receiver("photo.resized(width: 2, height: 2)", declarations) == .value("Image"))
         #expect(receiver("classifier.threads", declarations) == .value("Int"))
-        #expect(receiver("count", declarations) == .value("Array"))
+        #expect(receiver("count", declarations) == .value("[TensorDescription]"))
+        // Notebook 01: `var models: [Model] = []`, then `let classifier = models[1]`.
+        let notebook = ["models": "var models: [Model] = []", "classifier": "let classifier = models[1]          // PyTorch Lite"]
+        #expect(receiver("classifier", notebook) == .value("Model"))
+        #expect(receiver("models", notebook) == .value("[Model]"))
         #expect(receiver("Tensor.zeros(shape: [2])", declarations) == .value("Tensor"))
     }
 

@@ -112,7 +112,7 @@ extension CodeCompletion {
                 .sorted { (memberGroup($0.element), $0.element.baseName, $0.offset) < (memberGroup($1.element), $1.element.baseName, $1.offset) }
                 .map(\.element)
         case .value(let type):
-            return api.members(of: type)
+            return api.members(of: ReceiverTypes.indexKey(type))
                 .filter { !isOperator($0) && memberGroup($0) == 3 }
                 .enumerated().sorted { ($0.element.baseName, $0.offset) < ($1.element.baseName, $1.offset) }
                 .map(\.element)

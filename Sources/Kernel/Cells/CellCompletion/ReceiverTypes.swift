@@ -98,10 +98,22 @@ struct ReceiverTypes {
             default: return Self.resultType(of: symbol, called: called, in: type).map(Receiver.value)
             }
         case .value(let type):
-            let candidates = api.members(of: type).filter { $0.baseName == member && !Self.isStatic($0) }
+            if member == "[]" { return Self.element(of: type).map(Receiver.value) }
+            let candidates = api.members(of: Self.indexKey(type)).filter { $0.baseName == member && !Self.isStatic($0) }
             guard let symbol = candidates.first(where: { ($0.kind == "variable") != called }) else { return nil }
             return Self.resultType(of: symbol, called: called, in: type).map(Receiver.value)
         }
+    }
+
+    /// The index's key for a type: `[Model]` gives `Array`.
+    static func indexKey(_ type: String) -> String {
+        type.hasPrefix("[") ? "Array" : type
+    }
+
+    /// The element type of an array type (`[Model]` gives `Model`), or nil.
+    static func element(of type: String) -> String? {
+        guard type.hasPrefix("["), type.hasSuffix("]"), type.count > 2 else { return nil }
+        return String(type.dropFirst().dropLast())
     }
 
     /// The type of a notebook variable from the code that declared it.
@@ -211,7 +223,11 @@ struct ReceiverTypes {
     static func normalised(_ written: String, in type: String?) -> String? {
         var text = written.trimmingCharacters(in: .whitespaces)
         while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
-        if text.hasPrefix("[") { return text.contains(":") ? "Dictionary" : "Array" }
+        if text.hasPrefix("[") {
+            if text.contains(":") { return "Dictionary" }
+            guard text.hasSuffix("]"), let inner = normalised(String(text.dropFirst().dropLast()), in: type) else { return "Array" }
+            return "[\(inner)]"
+        }
         if text.hasPrefix("(") || text.hasPrefix("some ") || text.hasPrefix("any ") || text.contains("->") { return nil }
         if let generic = text.firstIndex(of: "<") { text = String(text[..<generic]) }
         if let last = text.split(separator: ".").last { text = String(last) }
@@ -289,6 +305,10 @@ private struct ChainParser {
         let saved = index
         while index < scalars.count, scalars[index] == "?" || scalars[index] == "!" { index += 1 }
         skipSpaces(newlines: true)
+        if index < scalars.count, scalars[index] == "[", index == saved || scalars[index - 1] != " " {
+            skipBalanced()
+            return ("[]", false)
+        }
         guard index < scalars.count, scalars[index] == "." else { index = saved; return nil }
         index += 1
         guard let name = identifier() else { index = saved; return nil }
@@ -305,6 +325,12 @@ private struct ChainParser {
     /// Skips a balanced `(...)` right after a name; true when there was one.
     private mutating func call() -> Bool {
         guard index < scalars.count, scalars[index] == "(" else { return false }
+        skipBalanced()
+        return true
+    }
+
+    /// Skips a balanced `(...)` or `[...]` at the index.
+    private mutating func skipBalanced() {
         var depth = 0
         var inString = false
         while index < scalars.count {
@@ -312,13 +338,12 @@ private struct ChainParser {
             index += 1
             if scalar == "\"" { inString.toggle() }
             if inString { continue }
-            if scalar == "(" { depth += 1 }
-            if scalar == ")" {
+            if scalar == "(" || scalar == "[" { depth += 1 }
+            if scalar == ")" || scalar == "]" {
                 depth -= 1
-                if depth == 0 { return true }
+                if depth == 0 { return }
             }
         }
-        return true
     }
 
     private mutating func skipSpaces(newlines: Bool = false) {
