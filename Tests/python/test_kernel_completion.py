@@ -460,6 +460,10 @@ def test_a_notebook_values_members_complete_while_the_server_is_not_ready(tmp_pa
     try:
         ok(kc, 'let classifier = try Model(contentsOf: "models/fashion_cnn.ptl")\n'
                'let photo = try Image(contentsOfFile: "data/sample_ankle_boot.png")')
+        # As notebook 01 makes it: an element of a `[Model]` array.
+        ok(kc, 'var models: [Model] = []\nmodels.append(try Model(contentsOf: "models/fashion_cnn.tflite"))')
+        ok(kc, "let chosen = models[0]")
+        assert "classify" in complete(kc, "chosen.")["matches"]
         content = complete(kc, "classifier.")
         assert content["metadata"]["benchbook_source"] == "notebookNames"
         matches = content["matches"]
