@@ -3,8 +3,9 @@ import Foundation
 
 /// Answers without SourceKit-LSP: earlier cells' names, the cell's own names, the
 /// notebook library's public API (read in the background from its modules) and Swift
-/// keywords. Member completion works after a library type's name (`Tensor.`), not after
-/// a value, whose type only the compiler knows.
+/// keywords. Member completion works after a type's name (`Tensor.`) and after a value
+/// whose type ``ReceiverTypes`` reads from the code that made it (`classifier.`, where an
+/// earlier cell has `let classifier = try Model(...)`).
 extension CodeCompletion {
     static let keywords = [
         "as", "async", "await", "break", "case", "catch", "class", "continue", "default", "defer", "do", "else",
@@ -22,9 +23,13 @@ extension CodeCompletion {
         let scalars = Array(code.unicodeScalars)
         var candidates: [CompletionMatch] = []
         if start > 0, scalars[start - 1] == "." {
-            let receiverStart = CursorScan.identifierStart(in: code, cursor: start - 1)
-            let receiver = CursorScan.text(of: receiverStart..<(start - 1), in: code)
-            candidates = libraryAPI.members(of: receiver).map(Self.match)
+            var declarations = Dictionary(context.names.compactMap { name in name.source.map { (name.name, $0) } },
+                                          uniquingKeysWith: { $1 })
+            // The cell's own variables (`let m = try Model(...)` above the line typed).
+            for name in engine.analyze(code)?.definedNames ?? [] { declarations[name] = code }
+            let types = ReceiverTypes(api: libraryAPI, declarations: declarations)
+            let receiver = types.receiver(ReceiverTypes.expression(before: start - 1, in: code))
+            candidates = receiver.map { Self.members(of: $0, in: libraryAPI).map(Self.match) } ?? []
         } else {
             let defined = engine.analyze(code)?.definedNames ?? []
             candidates = defined.sorted().map { CompletionMatch(text: $0, type: "variable", signature: $0) }
@@ -90,6 +95,38 @@ extension CodeCompletion {
                                               outputDirectory: context.workDirectory.appendingPathComponent("symbolgraph"),
                                               extraArguments: context.moduleMapFlags)
         return (context.modulesDirectory.appendingPathComponent(LibraryAPI.indexFileName), index.topLevel.count, index.members.count)
+    }
+
+    /// The members that apply to a receiver, in the order the language server's answer
+    /// has them: after a type's name, its initialisers, then its static members and enum
+    /// cases, then its nested types, then its instance members (unapplied references
+    /// there); after a value, its instance members. Operators are left out (they are not
+    /// written after a `.`); each group is in alphabetical order.
+    static func members(of receiver: ReceiverTypes.Receiver, in api: LibraryAPI) -> [LibraryAPI.Symbol] {
+        let isOperator = { (symbol: LibraryAPI.Symbol) in
+            symbol.baseName.unicodeScalars.first.map { !($0.properties.isAlphabetic || $0 == "_") } ?? true
+        }
+        switch receiver {
+        case .typeName(let type):
+            return api.members(of: type).filter { !isOperator($0) }.enumerated()
+                .sorted { (memberGroup($0.element), $0.element.baseName, $0.offset) < (memberGroup($1.element), $1.element.baseName, $1.offset) }
+                .map(\.element)
+        case .value(let type):
+            return api.members(of: ReceiverTypes.indexKey(type))
+                .filter { !isOperator($0) && memberGroup($0) == 3 }
+                .enumerated().sorted { ($0.element.baseName, $0.offset) < ($1.element.baseName, $1.offset) }
+                .map(\.element)
+        }
+    }
+
+    /// 0 initialisers, 1 static members and enum cases, 2 nested types, 3 instance members.
+    static func memberGroup(_ symbol: LibraryAPI.Symbol) -> Int {
+        switch symbol.kind {
+        case "constructor": 0
+        case "enum member": 1
+        case "struct", "class", "enum", "interface", "type": 2
+        default: ReceiverTypes.isStatic(symbol) ? 1 : 3
+        }
     }
 
     private static func match(_ symbol: LibraryAPI.Symbol) -> CompletionMatch {

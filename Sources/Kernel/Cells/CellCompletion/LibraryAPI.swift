@@ -52,6 +52,11 @@ final class LibraryAPI: @unchecked Sendable {
     private var started = false
     private let loaded = DispatchGroup()
 
+    /// Creates an empty table (``loadInBackground`` fills it), or one holding `index`.
+    init(index: Index = Index()) {
+        self.index = index
+    }
+
     /// Top-level declarations (types, functions, globals); empty until loaded.
     var topLevelSymbols: [Symbol] {
         lock.lock()

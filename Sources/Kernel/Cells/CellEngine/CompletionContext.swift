@@ -9,6 +9,8 @@ public struct NotebookName: Sendable, Equatable {
     public var kind: DeclarationKind
     /// The prompt label of the cell with its newest definition, for example `In[3]`.
     public var cellLabel: String
+    /// For a variable, the code that declared it (``SymbolTable/Definition/source``).
+    public var source: String? = nil
 }
 
 /// What a completion document needs from the notebook so far: the imports a new cell
@@ -43,7 +45,8 @@ extension CellEngine {
             "-I", modules.path, "-I", configuration.cellModulesDirectory.path,
         ] + compiler.moduleMapFlags
         let names = symbols.newestDefinitions.map {
-            NotebookName(name: $0.name, kind: $0.definition.kind, cellLabel: $0.definition.cellLabel)
+            NotebookName(name: $0.name, kind: $0.definition.kind, cellLabel: $0.definition.cellLabel,
+                         source: $0.definition.source)
         }
         return CompletionContext(
             imports: ["import Benchbook"] + symbols.imports + symbols.completionImports(),

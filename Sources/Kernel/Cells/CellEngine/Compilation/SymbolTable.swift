@@ -27,6 +27,10 @@ public struct SymbolTable: Sendable {
         public var isReplaced = false
         /// True when the value lived in a cell host that has since been restarted.
         public var isLost = false
+        /// For a variable, the text of the cell's code that declared it (its binding, or
+        /// its local scope's statements): completion reads the value's type from it
+        /// (`let m = try Model(...)`) while SourceKit-LSP is not ready.
+        public var source: String?
 
         /// True when `declared` replaces this definition.
         func isReplaced(by declared: DeclaredName) -> Bool {
@@ -86,7 +90,8 @@ public struct SymbolTable: Sendable {
             case .binding, .localScope, .unsetBinding:
                 for name in item.definedNames where bindingsLeft > 0 {
                     bindingsLeft -= 1
-                    add(DeclaredName(name: name, kind: .var), module: module, cellLabel: cellLabel, execution: execution)
+                    add(DeclaredName(name: name, kind: .var), module: module, cellLabel: cellLabel, execution: execution,
+                        source: Self.source(of: item))
                 }
             case .import(let text):
                 if !imports.contains(text) { imports.append(text) }
@@ -98,15 +103,26 @@ public struct SymbolTable: Sendable {
 
     /// Adds a declaration, marking the ones it replaces, and forgets replaced ones no
     /// import can reach any more.
-    private mutating func add(_ declared: DeclaredName, module: String, cellLabel: String, execution: Int) {
+    private mutating func add(_ declared: DeclaredName, module: String, cellLabel: String, execution: Int,
+                              source: String? = nil) {
         var list = definitions[declared.name] ?? []
         for index in list.indices where !list[index].isReplaced && list[index].module != module {
             if list[index].isReplaced(by: declared) { list[index].isReplaced = true }
         }
         list.append(Definition(module: module, cellLabel: cellLabel, execution: execution, kind: declared.kind,
-                               signature: declared.signature, inherited: declared.inherited))
+                               signature: declared.signature, inherited: declared.inherited, source: source))
         let liveModules = Set(list.filter { !$0.isReplaced }.map(\.module))
         definitions[declared.name] = list.filter { !$0.isReplaced || liveModules.contains($0.module) }
+    }
+
+    /// The code that declares a binding item's names (see ``Definition/source``).
+    private static func source(of item: CellItem) -> String? {
+        switch item {
+        case .binding(let binding): binding.snippet.text
+        case .localScope(let scope): scope.statements.map(\.text).joined(separator: "\n")
+        case .unsetBinding(let binding): "\(binding.isConstant ? "let" : "var") \(binding.name): \(binding.type)"
+        default: nil
+        }
     }
 
     /// The live declarations of a name, oldest first.
