@@ -231,7 +231,7 @@ def test_fallback_without_sourcekit_lsp():
             time.sleep(0.2)
         assert "Clears the output of the running cell" in content["data"]["text/plain"]
         assert "clearOutput" in complete(kc, "clearOut")["matches"]
-        assert "softmax" in complete(kc, "Tensor.softm")["matches"]
+        assert "softmax(" in complete(kc, "Tensor.softm")["matches"]
         inspected = inspect(kc, "learningRate")
         assert inspected["found"] and "In[1]" in inspected["data"]["text/plain"]
         # The kernel still runs cells.
@@ -440,7 +440,7 @@ def test_the_first_request_of_a_fresh_kernel_knows_the_standard_and_notebook_lib
         assert (content["cursor_start"], content["cursor_end"]) == (4, 8)
         assert "Tensor" in complete(kc, "Tens")["matches"]
         assert "print" in complete(kc, "pri")["matches"]
-        assert "append" in complete(kc, "Array.app")["matches"]
+        assert "append(" in complete(kc, "Array.app")["matches"]
         # The standard library's underscored names stay out of a student's list.
         assert not [name for name in complete(kc, "Int.")["matches"] if name.startswith("_")]
     finally:
@@ -463,23 +463,24 @@ def test_a_notebook_values_members_complete_while_the_server_is_not_ready(tmp_pa
         # As notebook 01 makes it: an element of a `[Model]` array.
         ok(kc, 'var models: [Model] = []\nmodels.append(try Model(contentsOf: "models/fashion_cnn.tflite"))')
         ok(kc, "let chosen = models[0]")
-        assert "classify" in complete(kc, "chosen.")["matches"]
+        assert "classify(" in complete(kc, "chosen.")["matches"]
         content = complete(kc, "classifier.")
         assert content["metadata"]["benchbook_source"] == "notebookNames"
         matches = content["matches"]
-        assert {"classify", "inputs", "labels", "run", "setThreads"} <= set(matches), matches
+        # Methods insert their name and an opening parenthesis, as the language server's do.
+        assert {"classify(", "inputs", "labels", "run(", "setThreads("} <= set(matches), matches
         # A value's list has its instance members only (no initialiser, no static member).
-        assert "init" not in matches and "supportedQuantizedEngines" not in matches, matches
+        assert "init(" not in matches and "supportedQuantizedEngines" not in matches, matches
         assert (content["cursor_start"], content["cursor_end"]) == (11, 11)
-        assert complete(kc, "classifier.cla")["matches"] == ["classify"]
-        assert "grayscale" in complete(kc, "let small = photo.resized(width: 8, height: 8).")["matches"]
+        assert complete(kc, "classifier.cla")["matches"] == ["classify("]
+        assert "grayscale(" in complete(kc, "let small = photo.resized(width: 8, height: 8).")["matches"]
         # A variable of the cell being typed, declared above the line.
-        assert "classify" in complete(kc, 'let other = try Model(contentsOf: "models/fashion_cnn.tflite")\nother.')["matches"]
+        assert "classify(" in complete(kc, 'let other = try Model(contentsOf: "models/fashion_cnn.tflite")\nother.')["matches"]
         # The notebook's names complete as before.
         assert "classifier" in complete(kc, "classif")["matches"]
         # After a type's name: initialisers, then static members, then instance members.
         matches = complete(kc, "Model.")["matches"]
-        assert matches.index("init") < matches.index("supportedQuantizedEngines") < matches.index("classify"), matches
+        assert matches.index("init(") < matches.index("supportedQuantizedEngines") < matches.index("classify("), matches
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)

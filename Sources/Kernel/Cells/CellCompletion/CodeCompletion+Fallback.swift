@@ -29,7 +29,7 @@ extension CodeCompletion {
             for name in engine.analyze(code)?.definedNames ?? [] { declarations[name] = code }
             let types = ReceiverTypes(api: libraryAPI, declarations: declarations)
             let receiver = types.receiver(ReceiverTypes.expression(before: start - 1, in: code))
-            candidates = receiver.map { Self.members(of: $0, in: libraryAPI).map(Self.match) } ?? []
+            candidates = receiver.map { Self.memberMatches(Self.members(of: $0, in: libraryAPI)) } ?? []
         } else {
             let defined = engine.analyze(code)?.definedNames ?? []
             candidates = defined.sorted().map { CompletionMatch(text: $0, type: "variable", signature: $0) }
@@ -126,6 +126,23 @@ extension CodeCompletion {
         case "enum member": 1
         case "struct", "class", "enum", "interface", "type": 2
         default: ReceiverTypes.isStatic(symbol) ? 1 : 3
+        }
+    }
+
+    /// The members' matches, each inserting what the language server's answer would
+    /// (``insertable(_:)``): a method's or initialiser's name and an opening parenthesis
+    /// (`grayscale(`), or the empty call when no overload takes arguments (`count()`), so the
+    /// first Tab and the later ones insert the same text.
+    static func memberMatches(_ symbols: [LibraryAPI.Symbol]) -> [CompletionMatch] {
+        let callable: Set<String> = ["function", "method", "constructor"]
+        let takesArguments = Dictionary(grouping: symbols.filter { callable.contains($0.kind) }, by: \.baseName)
+            .mapValues { overloads in overloads.contains { !$0.title.hasSuffix("()") } }
+        return symbols.map { symbol in
+            var match = Self.match(symbol)
+            if callable.contains(symbol.kind), let arguments = takesArguments[symbol.baseName] {
+                match.text = symbol.baseName + (arguments ? "(" : "()")
+            }
+            return match
         }
     }
 
